@@ -1,0 +1,281 @@
+//! Result format v1: the types a collector writes and every reader accepts.
+//!
+//! `docs/format.md` explains each field and `docs/tickbook.schema.json` is the
+//! JSON Schema; keep all three in step. Readers ignore unknown fields (no
+//! `deny_unknown_fields`) so that minor versions can add fields.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The value of the top-level `format` field.
+pub const FORMAT_TAG: &str = "tickbook";
+/// The major version this build reads; files of another major are rejected by name.
+pub const FORMAT_MAJOR: u64 = 1;
+/// The version this build writes.
+pub const FORMAT_VERSION: &str = "1.0";
+
+/// `kind` of a file written by a collector run.
+pub const KIND_RUN: &str = "run";
+/// `kind` of a hand-written (or converted) file of named series.
+pub const KIND_SAMPLES: &str = "samples";
+
+/// One collector run: host description plus one section per suite.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RunFile {
+    pub format: String,
+    pub format_version: String,
+    pub kind: String,
+    pub tool: Tool,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    /// RFC 3339, UTC; absent while the run is still in flight (the file is
+    /// rewritten after every finished suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// `in_progress` until the last suite is written, then `complete`;
+    /// `interrupted` when the run was stopped by a signal.
+    pub status: String,
+    pub command_line: Vec<String>,
+    pub host: Host,
+    pub suites: Vec<Suite>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+/// What the machine is, as far as it could be read. Everything that could not
+/// be read is `None` and explained in `notes`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Host {
+    pub hostname: String,
+    /// `std::env::consts::OS`.
+    pub os: String,
+    /// `std::env::consts::ARCH`.
+    pub arch: String,
+    #[serde(default)]
+    pub kernel: Option<String>,
+    #[serde(default)]
+    pub cpu: Cpu,
+    /// Cache geometry from sysfs, one entry per cache seen by cpu0.
+    #[serde(default)]
+    pub caches: Vec<Cache>,
+    /// e.g. `KVMKVMKVM` from CPUID 0x40000000, or `/sys/hypervisor/type`.
+    #[serde(default)]
+    pub hypervisor: Option<String>,
+    #[serde(default)]
+    pub clocksource: Option<String>,
+    #[serde(default)]
+    pub available_clocksources: Vec<String>,
+    /// Transparent huge pages mode, e.g. `madvise` (the bracketed choice).
+    #[serde(default)]
+    pub thp: Option<String>,
+    #[serde(default)]
+    pub cpu_governor: Option<String>,
+    #[serde(default)]
+    pub memory_bytes: Option<u64>,
+    #[serde(default)]
+    pub page_size: Option<u64>,
+    #[serde(default)]
+    pub is_root: Option<bool>,
+    #[serde(default)]
+    pub perf_event_paranoid: Option<i64>,
+    /// What could not be read, and why.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Cpu {
+    #[serde(default)]
+    pub vendor: Option<String>,
+    #[serde(default)]
+    pub model_name: Option<String>,
+    #[serde(default)]
+    pub family: Option<u32>,
+    #[serde(default)]
+    pub model: Option<u32>,
+    #[serde(default)]
+    pub stepping: Option<u32>,
+    /// Timing-relevant feature flags that are present (tsc, constant_tsc,
+    /// nonstop_tsc, rdtscp, invariant_tsc, tsc_known_freq, avx2, erms, …).
+    #[serde(default)]
+    pub flags: Vec<String>,
+    #[serde(default)]
+    pub logical_cpus: Option<u32>,
+    /// sysfs `online` list, e.g. `0-1`.
+    #[serde(default)]
+    pub online: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Cache {
+    pub level: u32,
+    /// `Data`, `Instruction` or `Unified`.
+    pub kind: String,
+    #[serde(default)]
+    pub size_bytes: Option<u64>,
+    #[serde(default)]
+    pub ways: Option<u32>,
+    #[serde(default)]
+    pub line_bytes: Option<u32>,
+    #[serde(default)]
+    pub sets: Option<u32>,
+    #[serde(default)]
+    pub shared_cpu_list: Option<String>,
+}
+
+/// One suite's section. `data` is kept untyped here so that a reader meeting
+/// a suite it does not know (from a newer minor version) can skip it and still
+/// show the rest; known suites are parsed from it by [`crate::read`].
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Suite {
+    pub suite: String,
+    /// `complete` or `failed` (with `error`).
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub started_at: String,
+    pub ended_at: String,
+    /// The suite's configuration as run (flags, counts, durations).
+    #[serde(default)]
+    pub config: Value,
+    /// Every fallback the suite took (a clock missing, a source refused), with
+    /// the reason. Never empty silently: if it fell back, it is here.
+    #[serde(default)]
+    pub fallbacks: Vec<String>,
+    #[serde(default)]
+    pub data: Value,
+}
+
+/// `data` of the `clocks` suite.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClocksData {
+    /// The clock that timed the read-cost batches and scans (e.g.
+    /// `tsc_lfence_rdtsc`, or `CLOCK_MONOTONIC_RAW` where there is no TSC).
+    pub reference: String,
+    /// Nanoseconds per unit of the reference, as used by the collector.
+    pub reference_ns_per_unit: f64,
+    /// The TSC frequency (Hz) the collector used to convert ticks to ns, when
+    /// it has a TSC; one of `tsc_frequency`'s sources (named in
+    /// `tsc_hz_source`).
+    #[serde(default)]
+    pub tsc_hz: Option<f64>,
+    #[serde(default)]
+    pub tsc_hz_source: Option<String>,
+    pub clocks: Vec<ClockMeasurement>,
+    /// Every TSC (or generic timer) frequency source tried, readable or not.
+    #[serde(default)]
+    pub tsc_frequency: Vec<FrequencySource>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClockMeasurement {
+    /// `tsc_rdtsc`, `tsc_lfence_rdtsc`, `tsc_rdtscp`, `cntvct_el0`,
+    /// `CLOCK_MONOTONIC`, …, `std::time::Instant`.
+    pub name: String,
+    pub available: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+    /// Unit of `scan.steps`: `ns` or `tick`.
+    #[serde(default)]
+    pub unit: String,
+    /// Nanoseconds per unit (1 for ns clocks; 1e9 / frequency for counters).
+    #[serde(default)]
+    pub ns_per_unit: Option<f64>,
+    /// What the platform claims (`clock_getres`, 1 / counter frequency).
+    #[serde(default)]
+    pub nominal_resolution_ns: Option<f64>,
+    #[serde(default)]
+    pub nominal_resolution_source: Option<String>,
+    #[serde(default)]
+    pub read_cost: Option<ReadCost>,
+    #[serde(default)]
+    pub scan: Option<ClockScan>,
+}
+
+/// Read cost: batches of `batch` back-to-back reads of the clock, each batch
+/// timed by the reference clock; one sample per batch, in ns per read.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ReadCost {
+    pub batch: u32,
+    pub reference: String,
+    /// Every batch's cost per read, in ns (reference clock overhead included,
+    /// amortised over the batch).
+    pub samples_ns: Vec<f64>,
+}
+
+/// A scan reads the clock back to back for a while and keeps every change of
+/// value, run-length encoded: before step `i` the value stayed the same for
+/// `reads_between[i]` further reads. Negative steps are monotonicity
+/// violations. This is lossless for the sequence of values read.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClockScan {
+    /// Total reads in the scan.
+    pub reads: u64,
+    /// Scan length in ns as measured by the reference clock.
+    pub duration_ns: f64,
+    /// Every non-zero difference between consecutive reads, in `unit`.
+    pub steps: Vec<i64>,
+    /// Reads that returned an unchanged value before each step.
+    pub reads_between: Vec<u64>,
+    /// Why the scan stopped: `max_steps` or `max_duration`.
+    #[serde(default)]
+    pub stopped_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FrequencySource {
+    /// `cpuid_0x15`, `cpuid_0x16`, `cpuid_hypervisor_0x40000010`,
+    /// `perf_mmap_page`, `kernel_log`, `calibration_monotonic_raw`, `cntfrq_el0`.
+    pub name: String,
+    #[serde(default)]
+    pub hz: Option<f64>,
+    /// Why the source gave no frequency (not present, refused, zero).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Raw values the frequency was derived from (e.g. `time_mult`, `time_shift`).
+    #[serde(default)]
+    pub detail: Value,
+    /// For calibration: every window tried, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub windows: Vec<CalibrationWindow>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CalibrationWindow {
+    pub window_ns: f64,
+    pub ticks: f64,
+    pub hz: f64,
+}
+
+/// A file of named series written by hand or converted from another tool.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SamplesFile {
+    pub format: String,
+    pub format_version: String,
+    pub kind: String,
+    /// Where the numbers came from (tool, command), free text.
+    #[serde(default)]
+    pub source: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Free-form host description; optional for hand-written files.
+    #[serde(default)]
+    pub host: Option<Value>,
+    pub series: Vec<Series>,
+}
+
+/// Measurements of one quantity, grouped by execution (one group per process
+/// run; a single group is fine).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Series {
+    pub name: String,
+    /// `ns`, `us`, `ms`, `s`, `cycles`, … (time units are scaled for display).
+    pub unit: String,
+    pub executions: Vec<Vec<f64>>,
+    #[serde(default)]
+    pub metadata: Value,
+}

@@ -1,0 +1,17 @@
+//! tickbook's analysis core.
+//!
+//! Pure Rust, no I/O beyond what callers hand in, no wasm dependencies: the same
+//! code runs natively in `tickbook analyze` and, through `analysis-wasm`, in the
+//! page's Web Worker, so the terminal and the page show the same numbers.
+//!
+//! * [`format`] — the result-file types (format v1), written by the collector.
+//! * [`read`] — parsing and validation of untrusted bytes into [`format`] types,
+//!   with errors that name the JSON path and what was expected.
+//! * [`stats`] — the statistics (Welford, Hyndman–Fan quantiles, summaries, ECDF).
+//! * [`report`] — what a file analyses to: the model both front ends render.
+
+pub mod format;
+pub mod read;
+pub mod report;
+pub mod stats;
+pub mod units;

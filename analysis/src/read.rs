@@ -1,0 +1,394 @@
+//! Reading untrusted bytes into [`crate::format`] types.
+//!
+//! Every failure is a [`ReadError`] naming the file, the JSON path (when there
+//! is one) and what was expected, in one line. Nothing here panics on input:
+//! syntax, depth (serde_json's recursion limit), types, versions and values
+//! are all checked and reported.
+
+use crate::format::{
+    ClocksData, RunFile, SamplesFile, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt;
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ReadError {
+    pub file: String,
+    /// JSON path of the offending value, e.g. `series[0].executions[1][3]`.
+    pub path: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(p) => write!(f, "{}: at {}: {}", self.file, p, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A parsed, validated file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    Run(RunDocument),
+    Samples(SamplesFile),
+}
+
+/// A run file with its known suites parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunDocument {
+    pub run: RunFile,
+    pub clocks: Option<ClocksData>,
+    /// Suites this build does not know (from a newer minor version), skipped.
+    pub skipped_suites: Vec<String>,
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, path: Option<String>, message: impl Into<String>) -> ReadError {
+        ReadError {
+            file: self.file.to_string(),
+            path,
+            message: message.into(),
+        }
+    }
+
+    /// Deserialize `value` as `T`, reporting the path below `prefix`.
+    fn typed<T: DeserializeOwned>(&self, value: &Value, prefix: &str) -> Result<T, ReadError> {
+        serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
+            let inner = e.path().to_string();
+            let path = match (prefix.is_empty(), inner.as_str()) {
+                (true, ".") => None,
+                (true, p) => Some(p.to_string()),
+                (false, ".") => Some(prefix.to_string()),
+                (false, p) if p.starts_with('[') => Some(format!("{prefix}{p}")),
+                (false, p) => Some(format!("{prefix}.{p}")),
+            };
+            self.err(path, e.into_inner().to_string())
+        })
+    }
+}
+
+/// Parse and validate one file. `file` is the name used in messages.
+pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
+    let cx = Ctx { file };
+    let value = parse_json(&cx, bytes)?;
+    let obj = value.as_object().ok_or_else(|| {
+        cx.err(
+            None,
+            format!(
+                "expected a JSON object at the top level, found {}",
+                type_name(&value)
+            ),
+        )
+    })?;
+
+    match obj.get("format") {
+        Some(Value::String(s)) if s == FORMAT_TAG => {}
+        Some(Value::String(s)) => {
+            return Err(cx.err(
+                Some("format".into()),
+                format!("format is \"{s}\", expected \"{FORMAT_TAG}\""),
+            ))
+        }
+        Some(other) => {
+            return Err(cx.err(
+                Some("format".into()),
+                format!("expected the string \"{FORMAT_TAG}\", found {}", type_name(other)),
+            ))
+        }
+        None => {
+            return Err(cx.err(
+                None,
+                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?)"),
+            ))
+        }
+    }
+    check_version(&cx, obj.get("format_version"))?;
+
+    match obj.get("kind") {
+        Some(Value::String(k)) if k == KIND_RUN => read_run(&cx, &value).map(Document::Run),
+        Some(Value::String(k)) if k == KIND_SAMPLES => {
+            let s: SamplesFile = cx.typed(&value, "")?;
+            validate_samples(&cx, &s)?;
+            Ok(Document::Samples(s))
+        }
+        Some(Value::String(k)) => Err(cx.err(
+            Some("kind".into()),
+            format!("unknown kind \"{k}\": expected \"{KIND_RUN}\" or \"{KIND_SAMPLES}\""),
+        )),
+        Some(other) => Err(cx.err(
+            Some("kind".into()),
+            format!("expected a string, found {}", type_name(other)),
+        )),
+        None => Err(cx.err(
+            None,
+            format!("no \"kind\" field: expected \"{KIND_RUN}\" or \"{KIND_SAMPLES}\""),
+        )),
+    }
+}
+
+fn parse_json(cx: &Ctx, bytes: &[u8]) -> Result<Value, ReadError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(cx.err(None, "the file is empty: expected a tickbook JSON document"));
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        use serde_json::error::Category;
+        let at = format!("line {} column {}", e.line(), e.column());
+        let msg = match e.classify() {
+            Category::Eof => format!("truncated JSON: the file ends early ({at}); expected more"),
+            Category::Syntax => match non_finite_token(bytes, e.line(), e.column()) {
+                Some(tok) => format!(
+                    "{tok} at {at}: samples must be finite numbers, and JSON has no {tok}"
+                ),
+                None => format!("not valid JSON: {e}"),
+            },
+            Category::Io | Category::Data => format!("not valid JSON: {e}"),
+        };
+        cx.err(None, msg)
+    })
+}
+
+/// Whether a syntax error sits on a `NaN` or `Infinity` token (as Python's
+/// `json.dump` writes them), so the message can say so.
+fn non_finite_token(bytes: &[u8], line: usize, column: usize) -> Option<&'static str> {
+    let line_bytes = bytes.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
+    // serde_json reports the column of the character it choked on (1-based);
+    // look a few characters around it for the token.
+    let start = column.saturating_sub(10);
+    let window = line_bytes.get(start..line_bytes.len().min(column + 10))?;
+    let text = String::from_utf8_lossy(window);
+    if text.contains("NaN") {
+        Some("NaN")
+    } else if text.contains("Infinity") {
+        Some("Infinity")
+    } else {
+        None
+    }
+}
+
+fn check_version(cx: &Ctx, v: Option<&Value>) -> Result<(), ReadError> {
+    let path = Some("format_version".to_string());
+    let s = match v {
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            return Err(cx.err(
+                path,
+                format!(
+                    "expected a version string like \"1.0\", found {}",
+                    type_name(other)
+                ),
+            ))
+        }
+        None => {
+            return Err(cx.err(
+                None,
+                "no \"format_version\" field: expected e.g. \"format_version\": \"1.0\"",
+            ))
+        }
+    };
+    let major = s
+        .split('.')
+        .next()
+        .and_then(|m| m.parse::<u64>().ok())
+        .ok_or_else(|| {
+            cx.err(
+                path.clone(),
+                format!("\"{s}\" is not a version: expected MAJOR.MINOR such as \"1.0\""),
+            )
+        })?;
+    if major != FORMAT_MAJOR {
+        return Err(cx.err(
+            path,
+            format!(
+                "format version {s} is not supported: this build of tickbook reads format {FORMAT_MAJOR}.x"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
+    let run: RunFile = cx.typed(value, "")?;
+    let mut clocks = None;
+    let mut skipped_suites = Vec::new();
+    for (i, suite) in run.suites.iter().enumerate() {
+        let prefix = format!("suites[{i}].data");
+        match suite.suite.as_str() {
+            _ if suite.status != "complete" => {}
+            "clocks" => {
+                let data: ClocksData = cx.typed(&suite.data, &prefix)?;
+                validate_clocks(cx, &data, &prefix)?;
+                clocks = Some(data);
+            }
+            other => skipped_suites.push(other.to_string()),
+        }
+    }
+    Ok(RunDocument {
+        run,
+        clocks,
+        skipped_suites,
+    })
+}
+
+fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadError> {
+    if !(d.reference_ns_per_unit.is_finite() && d.reference_ns_per_unit > 0.0) {
+        return Err(cx.err(
+            Some(format!("{prefix}.reference_ns_per_unit")),
+            "expected a positive number",
+        ));
+    }
+    for (i, c) in d.clocks.iter().enumerate() {
+        let at = format!("{prefix}.clocks[{i}]");
+        if let Some(rc) = &c.read_cost {
+            check_samples(cx, &rc.samples_ns, &format!("{at}.read_cost.samples_ns"))?;
+        }
+        if let Some(scan) = &c.scan {
+            if scan.steps.len() != scan.reads_between.len() {
+                return Err(cx.err(
+                    Some(format!("{at}.scan")),
+                    format!(
+                        "steps has {} entries but reads_between has {}: expected one count per step",
+                        scan.steps.len(),
+                        scan.reads_between.len()
+                    ),
+                ));
+            }
+        }
+        if let Some(npu) = c.ns_per_unit {
+            if !(npu.is_finite() && npu > 0.0) {
+                return Err(cx.err(Some(format!("{at}.ns_per_unit")), "expected a positive number"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn validate_samples(cx: &Ctx, s: &SamplesFile) -> Result<(), ReadError> {
+    if s.series.is_empty() {
+        return Err(cx.err(Some("series".into()), "expected at least one series"));
+    }
+    for (i, series) in s.series.iter().enumerate() {
+        let at = format!("series[{i}]");
+        if series.name.trim().is_empty() {
+            return Err(cx.err(Some(format!("{at}.name")), "expected a non-empty name"));
+        }
+        if series.executions.is_empty() {
+            return Err(cx.err(
+                Some(format!("{at}.executions")),
+                "expected at least one execution (a list of measurements)",
+            ));
+        }
+        for (j, ex) in series.executions.iter().enumerate() {
+            let path = format!("{at}.executions[{j}]");
+            if ex.is_empty() {
+                return Err(cx.err(Some(path), "expected at least one measurement"));
+            }
+            check_samples(cx, ex, &path)?;
+        }
+    }
+    Ok(())
+}
+
+/// Samples are durations or counts: finite and not negative.
+fn check_samples(cx: &Ctx, xs: &[f64], path: &str) -> Result<(), ReadError> {
+    match xs.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+        None => Ok(()),
+        Some(k) => Err(cx.err(
+            Some(format!("{path}[{k}]")),
+            format!(
+                "sample is {}: expected a finite number ≥ 0 (samples are durations or counts)",
+                xs[k]
+            ),
+        )),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> ReadError {
+        read_document("f.json", text.as_bytes()).unwrap_err()
+    }
+
+    const GOOD: &str = r#"{"format":"tickbook","format_version":"1.0","kind":"samples",
+        "series":[{"name":"a","unit":"ns","executions":[[1,2,3],[4,5]]}]}"#;
+
+    #[test]
+    fn good_samples_and_unknown_fields() {
+        let with_extra = GOOD.replace("\"kind\"", "\"future_field\":{\"x\":1},\"kind\"");
+        for t in [GOOD, with_extra.as_str(), &GOOD.replace("1.0", "1.7")] {
+            match read_document("f.json", t.as_bytes()).unwrap() {
+                Document::Samples(s) => assert_eq!(s.series[0].executions[1], vec![4.0, 5.0]),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn garbage_truncated_and_empty() {
+        let e = err("this is not json");
+        assert!(e.message.starts_with("not valid JSON"), "{e}");
+        let e = err(&GOOD[..GOOD.len() - 20]);
+        assert!(e.message.starts_with("truncated JSON"), "{e}");
+        assert!(err("  \n").message.contains("empty"));
+        assert!(err("[1,2]").message.contains("found an array"));
+        assert_eq!(e.to_string().split(": ").next(), Some("f.json"));
+    }
+
+    #[test]
+    fn versions_and_tags() {
+        let e = err(&GOOD.replace("1.0", "2.0"));
+        assert_eq!(e.path.as_deref(), Some("format_version"));
+        assert!(e.message.contains("format version 2.0 is not supported"), "{e}");
+        assert!(err(&GOOD.replace("\"1.0\"", "1")).message.contains("version string"));
+        assert!(err(&GOOD.replace("\"1.0\"", "\"one\"")).message.contains("not a version"));
+        assert!(err(&GOOD.replace("tickbook", "pyperf")).message.contains("\"pyperf\""));
+        assert!(err(r#"{"a":1}"#).message.contains("no \"format\" field"));
+        assert!(err(&GOOD.replace("samples\"", "nope\"")).message.contains("unknown kind"));
+    }
+
+    #[test]
+    fn bad_samples_name_the_path() {
+        let e = err(&GOOD.replace("[4,5]", "[4,-5]"));
+        assert_eq!(e.path.as_deref(), Some("series[0].executions[1][1]"));
+        assert!(e.message.contains("-5") && e.message.contains("≥ 0"), "{e}");
+        let e = err(&GOOD.replace("[4,5]", "[4,NaN]"));
+        assert!(e.message.starts_with("NaN at line"), "{e}");
+        let e = err(&GOOD.replace("[4,5]", "[4,Infinity]"));
+        assert!(e.message.starts_with("Infinity"), "{e}");
+        let e = err(&GOOD.replace("[4,5]", "[4,\"5\"]"));
+        assert_eq!(e.path.as_deref(), Some("series[0].executions[1][1]"));
+        let e = err(&GOOD.replace("[4,5]", "[]"));
+        assert_eq!(e.path.as_deref(), Some("series[0].executions[1]"));
+        let e = err(&GOOD.replace("\"unit\":\"ns\",", ""));
+        assert_eq!(e.path.as_deref(), Some("series[0]"));
+        assert!(e.message.contains("unit"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(err(&deep).message.contains("JSON"));
+    }
+}

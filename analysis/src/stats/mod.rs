@@ -1,0 +1,13 @@
+//! Statistics, each in its own module. Conventions (quantile types, variance,
+//! fences) follow `../shared/REFERENCE_VECTORS.md` so numbers match R, numpy
+//! and scipy.
+
+pub mod ecdf;
+pub mod moments;
+pub mod quantile;
+pub mod summary;
+
+pub use ecdf::Ecdf;
+pub use moments::Welford;
+pub use quantile::{quantile, quantile_sorted, QuantileType};
+pub use summary::{Fences, Summary};

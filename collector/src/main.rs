@@ -1,0 +1,35 @@
+//! `tickbook`: collect measurements of this machine, analyze result files,
+//! serve the notebook.
+
+mod analyze;
+mod collect;
+mod serve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "tickbook", version, about = "Trustworthy timing of short events: collect, analyze, share")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure this machine and write a result file (JSON, format v1).
+    Collect(collect::CollectArgs),
+    /// Analyze result files: a terminal table, or JSON with the page's numbers.
+    Analyze(analyze::AnalyzeArgs),
+    /// Serve the notebook page and a folder of results on 127.0.0.1.
+    Serve(serve::ServeArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Collect(args) => collect::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Serve(args) => serve::run(args),
+    }
+}
