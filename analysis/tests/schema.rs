@@ -1,0 +1,723 @@
+//! `docs/tickbook.schema.json` against the format v1 types, the reader, the
+//! fixtures and (when available) a real collector output file.
+//!
+//! Set `TICKBOOK_COLLECTED=/path/to/file.json` to validate a collector output;
+//! `target/tickbook-test/fresh.json` is validated too when it exists.
+
+use jsonschema::{Draft, Validator};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use tickbook_analysis::format::*;
+use tickbook_analysis::read::{read_document, Document};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("analysis/ has a parent")
+        .to_path_buf()
+}
+
+fn schema_value() -> Value {
+    let path = root().join("docs/tickbook.schema.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn validator() -> Validator {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&schema_value())
+        .expect("the schema compiles")
+}
+
+/// All schema errors for `instance`, one per line (empty when valid).
+fn schema_errors(v: &Validator, instance: &Value) -> Vec<String> {
+    v.iter_errors(instance)
+        .map(|e| format!("{}: {}", e.instance_path, e))
+        .collect()
+}
+
+fn assert_valid(v: &Validator, name: &str, instance: &Value) {
+    let errs = schema_errors(v, instance);
+    assert!(
+        errs.is_empty(),
+        "{name} does not validate against the schema:\n  {}",
+        errs.join("\n  ")
+    );
+}
+
+fn assert_invalid(v: &Validator, name: &str, instance: &Value) {
+    assert!(
+        !v.is_valid(instance),
+        "{name} validates against the schema but must not"
+    );
+}
+
+/// Every property declared in the schema has a `description`.
+#[test]
+fn schema_compiles_and_documents_every_property() {
+    let schema = schema_value();
+    jsonschema::meta::validate(&schema).expect("the schema is a valid draft 2020-12 schema");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    validator();
+
+    fn walk(v: &Value, at: &str, missing: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::Object(props)) = m.get("properties") {
+                    for (k, p) in props {
+                        if p.get("description").and_then(Value::as_str).is_none()
+                            && !at.contains("/if")
+                        {
+                            missing.push(format!("{at}/properties/{k}"));
+                        }
+                    }
+                }
+                for (k, child) in m {
+                    walk(child, &format!("{at}/{k}"), missing);
+                }
+            }
+            Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    walk(child, &format!("{at}/{i}"), missing);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&schema, "#", &mut missing);
+    assert!(
+        missing.is_empty(),
+        "properties without a description: {missing:?}"
+    );
+}
+
+#[test]
+fn samples_fixture_validates() {
+    let v = validator();
+    let path = root().join("tests/fixtures/samples-3x5.json");
+    let bytes = std::fs::read(&path).unwrap();
+    let value: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_valid(&v, "samples-3x5.json", &value);
+    assert!(matches!(
+        read_document("samples-3x5.json", &bytes),
+        Ok(Document::Samples(_))
+    ));
+}
+
+#[test]
+fn bad_fixtures_are_rejected() {
+    let v = validator();
+    let bad = root().join("tests/fixtures/bad");
+    // Valid JSON, wrong content: the schema must say so.
+    for name in ["version2.json", "negative.json"] {
+        let bytes = std::fs::read(bad.join(name)).unwrap();
+        let value: Value =
+            serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name} should be JSON: {e}"));
+        assert_invalid(&v, name, &value);
+    }
+    // Not JSON at all: no schema can apply.
+    for name in ["garbage.json", "truncated.json", "nan.json"] {
+        let bytes = std::fs::read(bad.join(name)).unwrap();
+        assert!(
+            serde_json::from_slice::<Value>(&bytes).is_err(),
+            "{name} parses as JSON but should not"
+        );
+    }
+}
+
+/// Every fixture: the reader accepts it exactly when the schema does.
+#[test]
+fn reader_and_schema_agree_on_fixtures() {
+    let v = validator();
+    let mut files = Vec::new();
+    collect_json(&root().join("tests/fixtures"), &mut files);
+    assert!(files.len() >= 6, "fixtures missing: {files:?}");
+    for path in files {
+        let name = path.strip_prefix(root()).unwrap().display().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let by_schema = match serde_json::from_slice::<Value>(&bytes) {
+            Ok(value) => v.is_valid(&value),
+            Err(_) => false,
+        };
+        let by_reader = read_document(&name, &bytes);
+        assert_eq!(
+            by_schema,
+            by_reader.is_ok(),
+            "{name}: schema says {}, reader says {:?}",
+            if by_schema { "valid" } else { "invalid" },
+            by_reader.err().map(|e| e.to_string())
+        );
+        // Files under bad/ are bad; everything else is a good example.
+        let expect_ok = !path.components().any(|c| c.as_os_str() == "bad");
+        assert_eq!(by_schema, expect_ok, "{name}");
+    }
+}
+
+fn collect_json(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_json(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+}
+
+fn full_clocks_data() -> ClocksData {
+    ClocksData {
+        reference: "tsc_lfence_rdtsc".into(),
+        reference_ns_per_unit: 1e9 / 2.4e9,
+        tsc_hz: Some(2.4e9),
+        tsc_hz_source: Some("cpuid_0x15".into()),
+        clocks: vec![
+            ClockMeasurement {
+                name: "tsc_lfence_rdtsc".into(),
+                available: true,
+                unavailable_reason: Some("not used when available, but typed".into()),
+                unit: "tick".into(),
+                ns_per_unit: Some(1e9 / 2.4e9),
+                nominal_resolution_ns: Some(1e9 / 2.4e9),
+                nominal_resolution_source: Some("1 / tsc_hz".into()),
+                read_cost: Some(ReadCost {
+                    batch: 64,
+                    reference: "tsc_lfence_rdtsc".into(),
+                    samples_ns: vec![9.8, 9.9, 10.1, 0.0],
+                }),
+                scan: Some(ClockScan {
+                    reads: 1000,
+                    duration_ns: 12_345.5,
+                    steps: vec![24, 26, -3, 24],
+                    reads_between: vec![0, 0, 1, 0],
+                    stopped_by: Some("max_steps".into()),
+                }),
+            },
+            ClockMeasurement {
+                name: "CLOCK_MONOTONIC_COARSE".into(),
+                available: true,
+                unavailable_reason: None,
+                unit: "ns".into(),
+                ns_per_unit: Some(1.0),
+                nominal_resolution_ns: Some(4_000_000.0),
+                nominal_resolution_source: Some("clock_getres".into()),
+                read_cost: Some(ReadCost {
+                    batch: 64,
+                    reference: "tsc_lfence_rdtsc".into(),
+                    samples_ns: vec![3.1, 3.2],
+                }),
+                scan: Some(ClockScan {
+                    reads: 2_000_000,
+                    duration_ns: 8e6,
+                    steps: vec![4_000_000, 4_000_000],
+                    reads_between: vec![999_999, 999_999],
+                    stopped_by: Some("max_duration".into()),
+                }),
+            },
+        ],
+        tsc_frequency: vec![
+            FrequencySource {
+                name: "cpuid_0x15".into(),
+                hz: Some(2.4e9),
+                error: None,
+                detail: json!({"eax": 2, "ebx": 200, "ecx": 24_000_000}),
+                windows: vec![],
+            },
+            FrequencySource {
+                name: "cpuid_0x16".into(),
+                hz: None,
+                error: Some("leaf 0x16 not present".into()),
+                detail: Value::Null,
+                windows: vec![],
+            },
+            FrequencySource {
+                name: "calibration_monotonic_raw".into(),
+                hz: Some(2.400_01e9),
+                error: None,
+                detail: json!({"windows_ms": [10, 50]}),
+                windows: vec![
+                    CalibrationWindow {
+                        window_ns: 1e7,
+                        ticks: 2.4e7,
+                        hz: 2.4e9,
+                    },
+                    CalibrationWindow {
+                        window_ns: 5e7,
+                        ticks: 1.2e8,
+                        hz: 2.4e9,
+                    },
+                ],
+            },
+        ],
+    }
+}
+
+/// A run file with every field, including every `Option`, populated.
+fn full_run() -> RunFile {
+    RunFile {
+        format: FORMAT_TAG.into(),
+        format_version: FORMAT_VERSION.into(),
+        kind: KIND_RUN.into(),
+        tool: Tool {
+            name: "tickbook".into(),
+            version: "0.1.0".into(),
+        },
+        started_at: "2025-11-21T12:00:00.123456Z".into(),
+        ended_at: Some("2025-11-21T12:00:03Z".into()),
+        status: "complete".into(),
+        command_line: vec![
+            "tickbook".into(),
+            "collect".into(),
+            "clocks".into(),
+            "--quick".into(),
+        ],
+        host: Host {
+            hostname: "bench-01".into(),
+            os: "linux".into(),
+            arch: "x86_64".into(),
+            kernel: Some("6.8.0-49-generic".into()),
+            cpu: Cpu {
+                vendor: Some("GenuineIntel".into()),
+                model_name: Some("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz".into()),
+                family: Some(6),
+                model: Some(106),
+                stepping: Some(6),
+                flags: vec!["tsc".into(), "constant_tsc".into(), "rdtscp".into()],
+                logical_cpus: Some(2),
+                online: Some("0-1".into()),
+            },
+            caches: vec![
+                Cache {
+                    level: 1,
+                    kind: "Data".into(),
+                    size_bytes: Some(49_152),
+                    ways: Some(12),
+                    line_bytes: Some(64),
+                    sets: Some(64),
+                    shared_cpu_list: Some("0-1".into()),
+                },
+                Cache {
+                    level: 3,
+                    kind: "Unified".into(),
+                    size_bytes: Some(u64::MAX),
+                    ways: Some(u32::MAX),
+                    line_bytes: Some(64),
+                    sets: Some(57_344),
+                    shared_cpu_list: Some("0-1".into()),
+                },
+            ],
+            hypervisor: Some("KVMKVMKVM".into()),
+            clocksource: Some("kvm-clock".into()),
+            available_clocksources: vec!["kvm-clock".into(), "tsc".into(), "acpi_pm".into()],
+            thp: Some("madvise".into()),
+            cpu_governor: Some("performance".into()),
+            memory_bytes: Some(8 << 30),
+            page_size: Some(4096),
+            is_root: Some(false),
+            perf_event_paranoid: Some(-1),
+            notes: vec!["cpu_governor: no cpufreq directory".into()],
+        },
+        suites: vec![
+            Suite {
+                suite: "clocks".into(),
+                status: "complete".into(),
+                error: Some("unused but typed".into()),
+                started_at: "2025-11-21T12:00:00.2Z".into(),
+                ended_at: "2025-11-21T12:00:02.9+00:00".into(),
+                config: json!({"quick": true, "batch": 64, "scan_max_steps": 1000}),
+                fallbacks: vec!["tsc_rdtscp: rdtscp flag absent".into()],
+                data: serde_json::to_value(full_clocks_data()).unwrap(),
+            },
+            Suite {
+                suite: "clocks".into(),
+                status: "failed".into(),
+                error: Some("interrupted by SIGINT".into()),
+                started_at: "2025-11-21T12:00:03Z".into(),
+                ended_at: "2025-11-21T12:00:03Z".into(),
+                config: Value::Null,
+                fallbacks: vec![],
+                data: Value::Null,
+            },
+            Suite {
+                suite: "from_a_newer_minor".into(),
+                status: "complete".into(),
+                error: None,
+                started_at: "2025-11-21T12:00:03Z".into(),
+                ended_at: "2025-11-21T12:00:03Z".into(),
+                config: json!({}),
+                fallbacks: vec![],
+                data: json!({"anything": [1, "two", null]}),
+            },
+        ],
+    }
+}
+
+/// The same run with every `Option` `None`, every defaulted `Vec` empty and
+/// every defaulted `Value` null.
+fn minimal_run() -> RunFile {
+    let mut run = full_run();
+    run.ended_at = None;
+    run.status = "in_progress".into();
+    run.host = Host {
+        hostname: "h".into(),
+        os: "linux".into(),
+        arch: "aarch64".into(),
+        ..Host::default()
+    };
+    run.host.caches = vec![Cache {
+        level: 2,
+        kind: "Unified".into(),
+        ..Cache::default()
+    }];
+    let data = ClocksData {
+        reference: "CLOCK_MONOTONIC_RAW".into(),
+        reference_ns_per_unit: 1.0,
+        tsc_hz: None,
+        tsc_hz_source: None,
+        clocks: vec![ClockMeasurement {
+            name: "cntvct_el0".into(),
+            available: false,
+            unavailable_reason: None,
+            unit: String::new(),
+            ns_per_unit: None,
+            nominal_resolution_ns: None,
+            nominal_resolution_source: None,
+            read_cost: None,
+            scan: Some(ClockScan {
+                reads: 0,
+                duration_ns: 0.0,
+                steps: vec![],
+                reads_between: vec![],
+                stopped_by: None,
+            }),
+        }],
+        tsc_frequency: vec![FrequencySource {
+            name: "cntfrq_el0".into(),
+            hz: None,
+            error: None,
+            detail: Value::Null,
+            windows: vec![],
+        }],
+    };
+    run.suites = vec![Suite {
+        suite: "clocks".into(),
+        status: "complete".into(),
+        error: None,
+        started_at: "2025-11-21T12:00:00Z".into(),
+        ended_at: "2025-11-21T12:00:01Z".into(),
+        config: Value::Null,
+        fallbacks: vec![],
+        data: serde_json::to_value(data).unwrap(),
+    }];
+    run
+}
+
+/// Set every `null` member of every object to absent (serde's `default`
+/// makes both acceptable).
+fn drop_nulls(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|_, x| !x.is_null());
+            m.values_mut().for_each(drop_nulls);
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
+}
+
+fn check_run_both_ways(v: &Validator, name: &str, run: &RunFile) {
+    let value = serde_json::to_value(run).unwrap();
+    assert_valid(v, name, &value);
+    let bytes = serde_json::to_vec_pretty(&value).unwrap();
+    match read_document(name, &bytes) {
+        Ok(Document::Run(doc)) => assert_eq!(&doc.run, run, "{name}: round trip"),
+        other => panic!("{name}: the reader gives {other:?}"),
+    }
+
+    let mut absent = value.clone();
+    drop_nulls(&mut absent);
+    let name = format!("{name} (nulls as absent)");
+    assert_valid(v, &name, &absent);
+    let bytes = serde_json::to_vec(&absent).unwrap();
+    assert!(
+        read_document(&name, &bytes).is_ok(),
+        "{name}: {:?}",
+        read_document(&name, &bytes).err()
+    );
+}
+
+#[test]
+fn full_run_validates() {
+    let v = validator();
+    let run = full_run();
+    check_run_both_ways(&v, "full run", &run);
+    let value = serde_json::to_value(&run).unwrap();
+    // The full run really populates everything the types have.
+    for key in [
+        "ended_at",
+        "host.kernel",
+        "host.hypervisor",
+        "host.perf_event_paranoid",
+    ] {
+        let mut at = &value;
+        for k in key.split('.') {
+            at = &at[k];
+        }
+        assert!(!at.is_null(), "{key} should be populated");
+    }
+}
+
+#[test]
+fn minimal_run_validates() {
+    let v = validator();
+    check_run_both_ways(&v, "minimal run", &minimal_run());
+    // Option fields written as explicit nulls are accepted too (not only absent).
+    let mut value = serde_json::to_value(minimal_run()).unwrap();
+    value["ended_at"] = Value::Null;
+    value["suites"][0]["error"] = Value::Null;
+    value["suites"][0]["data"]["clocks"][0]["unavailable_reason"] = Value::Null;
+    assert_valid(&v, "minimal run with explicit nulls", &value);
+    assert!(read_document("x.json", value.to_string().as_bytes()).is_ok());
+}
+
+/// A named change to a valid document.
+type Mutation = (&'static str, fn(&mut Value));
+
+/// Each mutation of a valid document must be rejected by the schema and by
+/// the reader.
+#[test]
+fn mutations_are_rejected() {
+    let v = validator();
+    let samples: Value = serde_json::from_slice(
+        &std::fs::read(root().join("tests/fixtures/samples-3x5.json")).unwrap(),
+    )
+    .unwrap();
+    let run = serde_json::to_value(full_run()).unwrap();
+
+    let on_both: [Mutation; 9] = [
+        ("format \"x\"", |d| d["format"] = json!("x")),
+        ("no format", |d| {
+            d.as_object_mut().unwrap().remove("format");
+        }),
+        ("format_version \"2.0\"", |d| {
+            d["format_version"] = json!("2.0")
+        }),
+        ("format_version 1 (a number)", |d| {
+            d["format_version"] = json!(1)
+        }),
+        ("format_version \"one\"", |d| {
+            d["format_version"] = json!("one")
+        }),
+        ("kind \"y\"", |d| d["kind"] = json!("y")),
+        ("no kind", |d| {
+            d.as_object_mut().unwrap().remove("kind");
+        }),
+        ("kind 3", |d| d["kind"] = json!(3)),
+        ("top level an array", |d| *d = json!([d.clone()])),
+    ];
+    let on_samples: [Mutation; 8] = [
+        ("negative sample", |d| {
+            d["series"][0]["executions"][1][2] = json!(-0.5)
+        }),
+        ("string sample", |d| {
+            d["series"][0]["executions"][1][2] = json!("12.5")
+        }),
+        ("empty execution", |d| {
+            d["series"][1]["executions"][0] = json!([])
+        }),
+        ("no executions", |d| {
+            d["series"][1]["executions"] = json!([])
+        }),
+        ("no series", |d| d["series"] = json!([])),
+        ("blank name", |d| d["series"][0]["name"] = json!("  ")),
+        ("no unit", |d| {
+            d["series"][0].as_object_mut().unwrap().remove("unit");
+        }),
+        ("execution not an array", |d| {
+            d["series"][0]["executions"][0] = json!(12.5)
+        }),
+    ];
+    let on_run: [Mutation; 10] = [
+        ("clocks steps as strings", |d| {
+            d["suites"][0]["data"]["clocks"][0]["scan"]["steps"] = json!(["24", "26", "-3", "24"])
+        }),
+        ("clocks negative read cost", |d| {
+            d["suites"][0]["data"]["clocks"][1]["read_cost"]["samples_ns"][0] = json!(-1.0)
+        }),
+        ("clocks reference_ns_per_unit 0", |d| {
+            d["suites"][0]["data"]["reference_ns_per_unit"] = json!(0)
+        }),
+        ("clocks ns_per_unit negative", |d| {
+            d["suites"][0]["data"]["clocks"][0]["ns_per_unit"] = json!(-1)
+        }),
+        ("clocks data not an object", |d| {
+            d["suites"][0]["data"] = json!("oops")
+        }),
+        ("clocks without clocks list", |d| {
+            d["suites"][0]["data"]
+                .as_object_mut()
+                .unwrap()
+                .remove("clocks");
+        }),
+        ("reads_between negative", |d| {
+            d["suites"][0]["data"]["clocks"][0]["scan"]["reads_between"][0] = json!(-1)
+        }),
+        ("host without hostname", |d| {
+            d["host"].as_object_mut().unwrap().remove("hostname");
+        }),
+        ("host.cpu null", |d| d["host"]["cpu"] = Value::Null),
+        ("memory_bytes a string", |d| {
+            d["host"]["memory_bytes"] = json!("8G")
+        }),
+    ];
+
+    let mut cases: Vec<(String, Value)> = Vec::new();
+    for (base_name, base) in [("samples", &samples), ("run", &run)] {
+        for (what, f) in &on_both {
+            let mut d = base.clone();
+            f(&mut d);
+            cases.push((format!("{base_name}: {what}"), d));
+        }
+    }
+    for (what, f) in &on_samples {
+        let mut d = samples.clone();
+        f(&mut d);
+        cases.push((format!("samples: {what}"), d));
+    }
+    for (what, f) in &on_run {
+        let mut d = run.clone();
+        f(&mut d);
+        cases.push((format!("run: {what}"), d));
+    }
+    for (name, d) in &cases {
+        assert_invalid(&v, name, d);
+        let e = read_document("m.json", d.to_string().as_bytes());
+        assert!(e.is_err(), "{name}: the reader accepts it");
+    }
+    // The untouched bases are fine (so the rejections above are the mutations').
+    assert_valid(&v, "samples", &samples);
+    assert_valid(&v, "run", &run);
+}
+
+/// Checks the schema makes beyond the reader: enumerated statuses and
+/// RFC 3339 timestamps. The reader tolerates these (it only needs to show the
+/// file); a collector must not write them.
+#[test]
+fn schema_is_stricter_than_the_reader_on_enums_and_timestamps() {
+    let v = validator();
+    let run = serde_json::to_value(full_run()).unwrap();
+    let cases: [Mutation; 4] = [
+        ("run status \"done\"", |d| d["status"] = json!("done")),
+        ("suite status \"ok\"", |d| {
+            d["suites"][2]["status"] = json!("ok")
+        }),
+        ("started_at not RFC 3339", |d| {
+            d["started_at"] = json!("2025-11-21 12:00:00")
+        }),
+        ("format_version \"1\"", |d| d["format_version"] = json!("1")),
+    ];
+    for (name, f) in cases {
+        let mut d = run.clone();
+        f(&mut d);
+        assert_invalid(&v, name, &d);
+        assert!(
+            read_document(name, d.to_string().as_bytes()).is_ok(),
+            "{name}"
+        );
+    }
+}
+
+/// A real collector output: `$TICKBOOK_COLLECTED`, and
+/// `target/tickbook-test/fresh.json` when it exists.
+#[test]
+fn collected_file_validates() {
+    let mut paths = Vec::new();
+    if let Some(p) = std::env::var_os("TICKBOOK_COLLECTED") {
+        let p = PathBuf::from(p);
+        assert!(
+            p.is_file(),
+            "TICKBOOK_COLLECTED={} is not a file",
+            p.display()
+        );
+        paths.push(p);
+    }
+    let fresh = root().join("target/tickbook-test/fresh.json");
+    if fresh.is_file() {
+        paths.push(fresh);
+    }
+    if paths.is_empty() {
+        eprintln!("no collector output to validate (set TICKBOOK_COLLECTED)");
+        return;
+    }
+    let v = validator();
+    for path in paths {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let value: Value =
+            serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
+        assert_valid(&v, &name, &value);
+        match read_document(&name, &bytes) {
+            Ok(Document::Run(doc)) => {
+                assert_eq!(doc.run.format_version, FORMAT_VERSION, "{name}");
+                let ran_clocks = doc
+                    .run
+                    .suites
+                    .iter()
+                    .any(|s| s.suite == "clocks" && s.status == "complete");
+                assert_eq!(doc.clocks.is_some(), ran_clocks, "{name}");
+                // Typed round trip: nothing the collector wrote is lost by the types
+                // (unknown fields aside, which the schema allows but format.rs should name).
+                let again = serde_json::to_value(&doc.run).unwrap();
+                let lost = lost_fields(&value, &again, "");
+                assert!(
+                    lost.is_empty(),
+                    "{name}: fields not in format.rs (readers ignore them; add them to format.rs \
+                     and the docs): {lost:?}"
+                );
+            }
+            Ok(Document::Samples(_)) => {}
+            Err(e) => panic!("the reader rejects {name}: {e}"),
+        }
+    }
+}
+
+/// Object keys present in `written` but not in `typed` (what the types drop).
+/// Inside `data` and `config`, which are untyped `Value`s, clocks data is
+/// re-typed so its unknown keys are found too.
+fn lost_fields(written: &Value, typed: &Value, at: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    match (written, typed) {
+        (Value::Object(w), Value::Object(t)) => {
+            for (k, wv) in w {
+                let here = format!("{at}.{k}");
+                match t.get(k) {
+                    None if !wv.is_null() => out.push(here),
+                    None => {}
+                    Some(tv) if k == "data" && w.get("suite") == Some(&json!("clocks")) => {
+                        if let Ok(d) = serde_json::from_value::<ClocksData>(tv.clone()) {
+                            let retyped = serde_json::to_value(d).unwrap();
+                            out.extend(lost_fields(wv, &retyped, &here));
+                        }
+                    }
+                    Some(tv) => out.extend(lost_fields(wv, tv, &here)),
+                }
+            }
+        }
+        (Value::Array(w), Value::Array(t)) => {
+            for (i, (wv, tv)) in w.iter().zip(t).enumerate() {
+                out.extend(lost_fields(wv, tv, &format!("{at}[{i}]")));
+            }
+        }
+        _ => {}
+    }
+    out
+}
