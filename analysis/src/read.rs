@@ -35,7 +35,7 @@ impl std::error::Error for ReadError {}
 /// A parsed, validated file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
-    Run(RunDocument),
+    Run(Box<RunDocument>),
     Samples(SamplesFile),
 }
 
@@ -115,7 +115,9 @@ pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     check_version(&cx, obj.get("format_version"))?;
 
     match obj.get("kind") {
-        Some(Value::String(k)) if k == KIND_RUN => read_run(&cx, &value).map(Document::Run),
+        Some(Value::String(k)) if k == KIND_RUN => {
+            read_run(&cx, &value).map(|r| Document::Run(Box::new(r)))
+        }
         Some(Value::String(k)) if k == KIND_SAMPLES => {
             let s: SamplesFile = cx.typed(&value, "")?;
             validate_samples(&cx, &s)?;
@@ -146,9 +148,9 @@ fn parse_json(cx: &Ctx, bytes: &[u8]) -> Result<Value, ReadError> {
         let msg = match e.classify() {
             Category::Eof => format!("truncated JSON: the file ends early ({at}); expected more"),
             Category::Syntax => match non_finite_token(bytes, e.line(), e.column()) {
-                Some(tok) => format!(
-                    "{tok} at {at}: samples must be finite numbers, and JSON has no {tok}"
-                ),
+                Some(tok) => {
+                    format!("{tok} at {at}: samples must be finite numbers, and JSON has no {tok}")
+                }
                 None => format!("not valid JSON: {e}"),
             },
             Category::Io | Category::Data => format!("not valid JSON: {e}"),
@@ -265,7 +267,10 @@ fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadErr
         }
         if let Some(npu) = c.ns_per_unit {
             if !(npu.is_finite() && npu > 0.0) {
-                return Err(cx.err(Some(format!("{at}.ns_per_unit")), "expected a positive number"));
+                return Err(cx.err(
+                    Some(format!("{at}.ns_per_unit")),
+                    "expected a positive number",
+                ));
             }
         }
     }
@@ -360,12 +365,23 @@ mod tests {
     fn versions_and_tags() {
         let e = err(&GOOD.replace("1.0", "2.0"));
         assert_eq!(e.path.as_deref(), Some("format_version"));
-        assert!(e.message.contains("format version 2.0 is not supported"), "{e}");
-        assert!(err(&GOOD.replace("\"1.0\"", "1")).message.contains("version string"));
-        assert!(err(&GOOD.replace("\"1.0\"", "\"one\"")).message.contains("not a version"));
-        assert!(err(&GOOD.replace("tickbook", "pyperf")).message.contains("\"pyperf\""));
+        assert!(
+            e.message.contains("format version 2.0 is not supported"),
+            "{e}"
+        );
+        assert!(err(&GOOD.replace("\"1.0\"", "1"))
+            .message
+            .contains("version string"));
+        assert!(err(&GOOD.replace("\"1.0\"", "\"one\""))
+            .message
+            .contains("not a version"));
+        assert!(err(&GOOD.replace("tickbook", "pyperf"))
+            .message
+            .contains("\"pyperf\""));
         assert!(err(r#"{"a":1}"#).message.contains("no \"format\" field"));
-        assert!(err(&GOOD.replace("samples\"", "nope\"")).message.contains("unknown kind"));
+        assert!(err(&GOOD.replace("samples\"", "nope\""))
+            .message
+            .contains("unknown kind"));
     }
 
     #[test]

@@ -259,8 +259,7 @@ fn clock_row(c: &ClockMeasurement, opts: &Options) -> ClockRow {
         let mut sorted = rc.samples_ns.clone();
         sorted.sort_by(f64::total_cmp);
         row.read_cost = Summary::of_sorted(&sorted, opts.quantile_type);
-        row.read_cost_p99_ns =
-            crate::stats::quantile_sorted(&sorted, 0.99, opts.quantile_type);
+        row.read_cost_p99_ns = crate::stats::quantile_sorted(&sorted, 0.99, opts.quantile_type);
         row.read_cost_ecdf = Ecdf::from_sorted(sorted).points(opts.ecdf_points);
     }
     if let Some(scan) = &c.scan {

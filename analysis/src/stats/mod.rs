@@ -2,9 +2,13 @@
 //! fences) follow `../shared/REFERENCE_VECTORS.md` so numbers match R, numpy
 //! and scipy.
 
+pub mod bernoulli;
+pub mod cluster;
+pub mod dist;
 pub mod ecdf;
 pub mod moments;
 pub mod quantile;
+pub mod regression;
 pub mod summary;
 
 pub use ecdf::Ecdf;

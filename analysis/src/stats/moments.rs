@@ -108,7 +108,9 @@ mod tests {
 
     #[test]
     fn merge_equals_single_pass() {
-        let xs: Vec<f64> = (0..1000).map(|i| ((i * 7919) % 1013) as f64 * 0.37).collect();
+        let xs: Vec<f64> = (0..1000)
+            .map(|i| ((i * 7919) % 1013) as f64 * 0.37)
+            .collect();
         let whole = Welford::from_slice(&xs);
         let mut a = Welford::from_slice(&xs[..333]);
         a.merge(&Welford::from_slice(&xs[333..]));

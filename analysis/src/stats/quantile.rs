@@ -19,7 +19,9 @@ impl QuantileType {
         if (1..=9).contains(&t) {
             Ok(QuantileType(t))
         } else {
-            Err(format!("quantile type must be 1 to 9 (Hyndman–Fan), got {t}"))
+            Err(format!(
+                "quantile type must be 1 to 9 (Hyndman–Fan), got {t}"
+            ))
         }
     }
 
@@ -186,14 +188,19 @@ mod tests {
         assert_eq!(quantile(&[], 0.5, QuantileType::TYPE7), None);
         assert_eq!(quantile(&[1.0], 1.5, QuantileType::TYPE7), None);
         for t in 1..=9 {
-            assert_eq!(quantile(&[2.5], 0.3, QuantileType::new(t).unwrap()), Some(2.5));
+            assert_eq!(
+                quantile(&[2.5], 0.3, QuantileType::new(t).unwrap()),
+                Some(2.5)
+            );
         }
         assert!(QuantileType::new(0).is_err() && QuantileType::new(10).is_err());
     }
 
     #[test]
     fn monotone_in_p_for_every_type() {
-        let data: Vec<f64> = (0..37).map(|i| ((i * 31) % 17) as f64 + 0.5 * i as f64).collect();
+        let data: Vec<f64> = (0..37)
+            .map(|i| ((i * 31) % 17) as f64 + 0.5 * i as f64)
+            .collect();
         for t in 1..=9 {
             let t = QuantileType::new(t).unwrap();
             let mut prev = f64::NEG_INFINITY;

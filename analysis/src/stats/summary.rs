@@ -70,7 +70,12 @@ impl Fences {
             upper_extreme: summary.q3 + 3.0 * iqr,
             // The quartiles lie inside the fences, so both exist for non-empty data.
             whisker_low: sorted.iter().find(inside).copied().unwrap_or(summary.q1),
-            whisker_high: sorted.iter().rev().find(inside).copied().unwrap_or(summary.q3),
+            whisker_high: sorted
+                .iter()
+                .rev()
+                .find(inside)
+                .copied()
+                .unwrap_or(summary.q3),
         }
     }
 
