@@ -1,0 +1,88 @@
+// Main-thread side of the analysis worker: one promise per request, and
+// progress events (`i of n`, current name) for the status line.
+
+export class Analyzer {
+  constructor({ onProgress, onFatal }) {
+    this.onProgress = onProgress;
+    this.onFatal = onFatal;
+    this.pending = new Map(); // id -> {name, resolve}
+    this.batchTotal = 0;
+    this.batchDone = 0;
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.ready = new Promise((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    this.worker.onmessage = (e) => this.receive(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.fail(`the analysis worker failed to load: ${e.message || 'unknown error'}`);
+    };
+  }
+
+  fail(message) {
+    this.rejectReady(new Error(message));
+    this.onFatal?.(message);
+    for (const [id, p] of this.pending) p.resolve(failure(p.name, message));
+    this.pending.clear();
+    this.batchTotal = this.batchDone = 0;
+    this.progress(null);
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case 'ready':
+        this.resolveReady({ version: msg.version, defaultOptions: msg.defaultOptions });
+        break;
+      case 'fatal':
+        this.fail(msg.message);
+        break;
+      case 'started': {
+        const p = this.pending.get(msg.id);
+        if (p) this.progress(p.name);
+        break;
+      }
+      case 'result':
+      case 'failed': {
+        const p = this.pending.get(msg.id);
+        if (!p) break;
+        this.pending.delete(msg.id);
+        this.batchDone += 1;
+        p.resolve(msg.type === 'result' ? msg.report : failure(p.name, msg.message));
+        if (this.pending.size === 0) {
+          this.batchTotal = this.batchDone = 0;
+          this.progress(null);
+        }
+        break;
+      }
+    }
+  }
+
+  progress(name) {
+    this.onProgress?.(name == null ? null : { index: this.batchDone + 1, total: this.batchTotal, name });
+  }
+
+  /** Analyse bytes (an ArrayBuffer, transferred) or, without them, re-analyse the bytes kept for `id`. */
+  analyze(id, name, buffer, options) {
+    return new Promise((resolve) => {
+      this.pending.set(id, { name, resolve });
+      this.batchTotal += 1;
+      const msg = { type: 'analyze', id, name, options };
+      if (buffer) {
+        msg.buffer = buffer;
+        this.worker.postMessage(msg, [buffer]);
+      } else {
+        this.worker.postMessage(msg);
+      }
+    });
+  }
+
+  forget(id) {
+    this.worker.postMessage({ type: 'forget', id });
+  }
+}
+
+/** A FileReport-shaped failure for errors outside the analysis (fetch, worker). */
+export function failure(file, message) {
+  return { file, ok: false, error: { file, path: null, message }, warnings: [], loadError: true };
+}

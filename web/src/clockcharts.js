@@ -1,0 +1,86 @@
+// Charts of the Clocks cell: read-cost ECDFs on a log axis (one line per
+// clock) and a small histogram of the steps each clock took.
+
+import * as Plot from '@observablehq/plot';
+import { h } from './dom.js';
+import { chartFigure, baseOptions } from './charts.js';
+import { fmtNs, fmtCount } from './units.js';
+
+export function readCostChart(c, key) {
+  const clocks = c.clocks.filter((r) => r.available && r.read_cost_ecdf.length);
+  const points = clocks.flatMap((r) => r.read_cost_ecdf.map(([ns, f]) => ({ clock: r.name, ns, f })));
+  const byMedian = [...clocks].sort((a, b) => (a.read_cost?.median ?? Infinity) - (b.read_cost?.median ?? Infinity));
+  const summary = `Empirical cumulative distribution of the cost of one read for ${clocks.length} clocks, ` +
+    `on a logarithmic time axis: for each cost x, the fraction of batches whose cost per read was at most x. ` +
+    `Medians, fastest first: ${byMedian.map((r) => `${r.name} ${fmtNs(r.read_cost?.median)}`).join('; ')}.`;
+  return chartFigure({
+    testid: 'read-cost-chart',
+    caption: 'Read cost per clock (ECDF, log scale).',
+    summary,
+    draw: (width) => Plot.plot({
+      ...baseOptions(width),
+      height: Math.max(280, Math.min(420, width * 0.4)),
+      marginBottom: 40,
+      x: { type: 'log', label: 'cost of one read (ns) →', grid: true, tickFormat: logTick },
+      y: { domain: [0, 1], label: '↑ fraction of batches', grid: true, tickFormat: '.0%' },
+      color: { legend: true, domain: clocks.map((r) => r.name) },
+      marks: [
+        Plot.ruleY([0]),
+        Plot.line(points, { x: 'ns', y: 'f', stroke: 'clock', curve: 'step-after', strokeWidth: 1.75 }),
+        Plot.tip(points, Plot.pointer({
+          x: 'ns', y: 'f', stroke: 'clock',
+          channels: { clock: { value: 'clock', label: 'clock' } },
+          format: { x: (v) => fmtNs(v), y: '.1%', stroke: false, clock: true },
+        })),
+      ],
+    }),
+  });
+}
+
+function logTick(v) {
+  const s = String(v);
+  // Label powers of ten and 2×, 5× between them; leave the rest unlabelled.
+  return /^[125](0*)(\.0+)?$|^0\.0*[125]$/.test(s) ? fmtNs(v, { exact: true }).replace('\u202f', '') : '';
+}
+
+export function stepHistograms(c, key) {
+  const clocks = c.clocks.filter((r) => r.available && r.step_histogram.length);
+  return h('div', { class: 'steps', 'data-testid': 'step-histograms' },
+    h('h3', {}, 'Steps between consecutive reads'),
+    h('p', { class: 'muted' }, 'How often each non-zero step occurred during the scan (up to 64 distinct steps per clock). ' +
+      'A clock whose steps cluster at one large value is coarse; spread-out steps come from the time the reads themselves take.'),
+    h('div', { class: 'small-multiples' }, clocks.map((r) => stepHistogram(r))));
+}
+
+function stepHistogram(r) {
+  const bins = r.step_histogram;
+  const lo = bins[0].step_ns;
+  const hi = bins[bins.length - 1].step_ns;
+  const summary = `${r.name}: ${bins.length} distinct step${bins.length === 1 ? '' : 's'} from ${fmtNs(lo)} to ${fmtNs(hi)}` +
+    `; the most frequent is ${fmtNs(r.modal_step_ns)}` +
+    (r.steps_not_shown ? `; ${fmtCount(r.steps_not_shown)} larger steps not shown.` : '.');
+  const logX = hi / lo > 20;
+  return chartFigure({
+    testid: 'step-histogram',
+    className: 'small',
+    caption: r.name,
+    summary,
+    draw: (width) => Plot.plot({
+      ...baseOptions(width),
+      height: 130,
+      marginLeft: 44,
+      marginBottom: 30,
+      x: logX
+        ? { type: 'log', label: 'step (ns)', tickFormat: logTick, ticks: 4 }
+        : { label: 'step (ns)', ticks: 4, tickFormat: (v) => fmtNs(v, { exact: true }).replace('\u202f', ''),
+          domain: lo === hi ? [lo * 0.5, hi * 1.5] : undefined, nice: true },
+      y: { label: 'count', ticks: 3, grid: true, tickFormat: '~s' },
+      marks: [
+        Plot.ruleX(bins, { x: 'step_ns', y1: 0, y2: 'count', stroke: 'var(--accent)', strokeWidth: 2 }),
+        Plot.dot(bins, { x: 'step_ns', y: 'count', r: 2, fill: 'var(--accent)', tip: true,
+          title: (b) => `step ${fmtNs(b.step_ns)}: ${fmtCount(b.count)} times` }),
+        Plot.ruleY([0]),
+      ],
+    }),
+  });
+}

@@ -1,0 +1,70 @@
+// Building DOM from code. File contents are untrusted: every string that came
+// from a file becomes a text node (or an attribute value) — never markup.
+
+/**
+ * h('td', {class: 'num', dataset: {value: 1}}, 'text', child, [more])
+ * Attribute names are always written by this code base, never taken from data.
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value == null || value === false) continue;
+    if (key === 'class') el.className = Array.isArray(value) ? value.filter(Boolean).join(' ') : value;
+    else if (key === 'dataset') {
+      for (const [k, v] of Object.entries(value)) if (v != null) el.dataset[k] = String(v);
+    } else if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value);
+    } else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  return el;
+}
+
+export function append(el, children) {
+  for (const child of [children].flat(Infinity)) {
+    if (child == null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+/** A table with a header row; `rows` are arrays of cells (Nodes or h() results). */
+export function table({ testid, caption, columns, rows, className = 'data' }) {
+  return h('div', { class: 'table-wrap' },
+    h('table', { class: className, 'data-testid': testid },
+      caption ? h('caption', {}, caption) : null,
+      h('thead', {}, h('tr', {}, columns.map((c) =>
+        typeof c === 'string'
+          ? h('th', { scope: 'col' }, c)
+          : h('th', { scope: 'col', class: c.class, title: c.title }, c.label)))),
+      h('tbody', {}, rows)));
+}
+
+/**
+ * A table cell showing a formatted number, with the raw number from the
+ * report in data-value (tests compare it with `tickbook analyze --json`) and
+ * in the tooltip.
+ */
+export function numCell(stat, value, text, { unit, className = 'num', title } = {}) {
+  const missing = value == null;
+  return h('td', {
+    class: [className, missing && 'missing'],
+    dataset: { stat, value: missing ? '' : String(value) },
+    title: title ?? (missing ? 'not available' : `${value}${unit ? ' ' + unit : ''}`),
+  }, missing ? '—' : text);
+}
+
+/** Make a DOM id from a counter-based key (never from file contents). */
+export function slug(...parts) {
+  return parts.join('-');
+}

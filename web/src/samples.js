@@ -1,0 +1,172 @@
+// The Samples cell: per-series summary, box plots drawn from the report's
+// quartiles, whiskers and outliers (nothing recomputed here), the outliers
+// by position in the file, and the mean of each execution.
+
+import * as Plot from '@observablehq/plot';
+import { h, table, numCell } from './dom.js';
+import { chartFigure, baseOptions } from './charts.js';
+import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from './units.js';
+import { cellHeader, warningsList } from './cell.js';
+
+const STATS = [
+  ['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'],
+  ['q3', 'Q3'], ['max', 'Max'], ['sd', 'SD'],
+];
+
+export function samplesCell(report, key, quantileName) {
+  const s = report.samples;
+  const qt = s.series[0]?.summary.quantile_type ?? report.options?.quantile_type;
+  return h('section', {
+    class: 'cell samples', id: `cell-${key}-samples`, 'data-testid': 'samples-cell',
+    dataset: { file: report.file }, 'aria-label': `Samples: ${report.file}`,
+  },
+  cellHeader('Samples', report),
+  warningsList(report.warnings),
+  s.source || s.description
+    ? h('div', { class: 'explain' },
+      s.source ? h('p', {}, h('strong', {}, 'Source: '), s.source) : null,
+      s.description ? h('p', {}, s.description) : null)
+    : null,
+  summaryTable(s, qt, quantileName),
+  boxKey(),
+  h('div', { class: 'series-charts' }, s.series.map((x) => boxPlot(x))),
+  outliersTable(s),
+  executionsTable(s));
+}
+
+function summaryTable(s, qt, quantileName) {
+  const columns = [
+    'Series',
+    { label: 'n', class: 'num', title: 'Measurements, all executions pooled' },
+    { label: 'Executions', class: 'num', title: 'Process runs (groups of measurements)' },
+    ...STATS.map(([, label]) => ({ label, class: 'num' })),
+    { label: 'CV', class: 'num', title: 'Coefficient of variation: SD / mean' },
+  ];
+  const rows = s.series.map((x) => h('tr', { 'data-testid': 'series-row', dataset: { series: x.name, unit: x.unit } },
+    h('th', { scope: 'row' }, h('code', {}, x.name), h('span', { class: 'sub' }, `unit: ${x.unit}`)),
+    numCell('n', x.summary.n, fmtCount(x.summary.n)),
+    numCell('executions', x.executions, fmtCount(x.executions)),
+    STATS.map(([stat]) => numCell(stat, x.summary[stat], fmtSeriesValue(x.summary[stat], x), { unit: x.unit })),
+    numCell('cv', x.summary.cv, fmtPercent(x.summary.cv))));
+  return table({
+    testid: 'samples-summary', columns, rows,
+    caption: `All measurements of each series pooled. Quartiles: Hyndman–Fan type ${qt}${quantileName ? ' (' + quantileName(qt) + ')' : ''}; SD with n − 1.`,
+  });
+}
+
+function boxPlot(x) {
+  // Plot in the series' own unit scaled to a readable time unit (display only).
+  const [scale, unitLabel] = x.unit_ns != null ? timeUnit(x.summary.median * x.unit_ns) : [1, x.unit];
+  const k = x.unit_ns != null ? x.unit_ns / scale : 1;
+  const v = (n) => n * k;
+  const sm = x.summary;
+  const f = x.fences;
+  const all = `all ${x.executions > 1 ? '(pooled)' : ''}`.trim();
+  const rows = [all, ...x.per_execution.map((_, i) => `execution ${i}`)];
+  const box = [{ row: all }];
+  const execs = x.per_execution.map((e, i) => ({ row: `execution ${i}`, mean: v(e.mean), median: v(e.median), raw: e }));
+  const outliers = x.outliers.map((o) => ({ ...o, x: v(o.value), row: all }));
+  const fmt = (n) => fmtSeriesValue(n, x);
+  const summary = `Box plot of ${x.name} (${fmtCount(sm.n)} measurements): median ${fmt(sm.median)}, ` +
+    `quartiles ${fmt(sm.q1)} to ${fmt(sm.q3)}, whiskers ${fmt(f.whisker_low)} to ${fmt(f.whisker_high)}, ` +
+    `${x.outliers.length} outlier${x.outliers.length === 1 ? '' : 's'}` +
+    (x.outliers.length ? ` (${x.outliers.map((o) => fmt(o.value)).join(', ')})` : '') +
+    `. Below it, the mean (dot) and median (tick) of each execution: ` +
+    x.per_execution.map((e, i) => `execution ${i} mean ${fmt(e.mean)}`).join('; ') + '.';
+  return chartFigure({
+    testid: 'box-plot',
+    caption: `${x.name}: distribution and per-execution means.`,
+    summary,
+    draw: (width) => Plot.plot({
+      ...baseOptions(width),
+      height: 56 + rows.length * 26,
+      marginLeft: 110,
+      marginBottom: 36,
+      x: { label: `${x.name} (${unitLabel}) →`, grid: true, nice: true },
+      y: { domain: rows, label: null, padding: 0.25 },
+      symbol: { domain: ['outlier', 'extreme outlier'], range: ['circle', 'times'] },
+      marks: [
+        // Whiskers, box (Q1–Q3) and median, all from the report.
+        Plot.ruleY(box, { y: 'row', x1: v(f.whisker_low), x2: v(f.whisker_high), stroke: 'currentColor', strokeOpacity: 0.7 }),
+        Plot.tickX(box, { y: 'row', x: v(f.whisker_low), strokeOpacity: 0.7 }),
+        Plot.tickX(box, { y: 'row', x: v(f.whisker_high), strokeOpacity: 0.7 }),
+        Plot.barX(box, { y: 'row', x1: v(sm.q1), x2: v(sm.q3), fill: 'var(--accent)', fillOpacity: 0.25, stroke: 'var(--accent)' }),
+        Plot.tickX(box, { y: 'row', x: v(sm.median), stroke: 'var(--accent)', strokeWidth: 3 }),
+        Plot.dot(box, { y: 'row', x: v(sm.mean), symbol: 'diamond2', r: 4, stroke: 'currentColor', title: () => `mean ${fmt(sm.mean)}` }),
+        Plot.dot(outliers, {
+          y: 'row', x: 'x', symbol: (o) => (o.extreme ? 'extreme outlier' : 'outlier'), stroke: 'var(--bad)', r: 4,
+          title: (o) => `${fmt(o.value)} at executions[${o.execution}][${o.index}]${o.extreme ? ' (beyond 3 IQR)' : ''}`, tip: true,
+        }),
+        // Per-execution mean (dot) and median (tick).
+        Plot.tickX(execs, { y: 'row', x: 'median', stroke: 'var(--series-2)', strokeWidth: 2 }),
+        Plot.dot(execs, { y: 'row', x: 'mean', fill: 'var(--series-2)', r: 4,
+          title: (e) => `${e.row}: mean ${fmt(e.raw.mean)}, median ${fmt(e.raw.median)}, n = ${e.raw.n}`, tip: true }),
+      ],
+    }),
+  });
+}
+
+function outliersTable(s) {
+  const rows = s.series.flatMap((x) => x.outliers.map((o) => h('tr', {
+    'data-testid': 'outlier-row', dataset: { series: x.name, execution: o.execution, index: o.index },
+  },
+  h('th', { scope: 'row' }, h('code', {}, x.name)),
+  h('td', { class: 'num', dataset: { stat: 'execution', value: o.execution } }, String(o.execution)),
+  h('td', { class: 'num', dataset: { stat: 'index', value: o.index } }, String(o.index)),
+  numCell('value', o.value, fmtSeriesValue(o.value, x), { unit: x.unit }),
+  h('td', { dataset: { stat: 'extreme', value: o.extreme } }, o.extreme ? h('span', { class: 'badge bad' }, 'extreme (> 3 IQR)') : 'outside 1.5 IQR'))));
+  return h('div', { class: 'outliers' },
+    h('h3', {}, 'Outliers'),
+    rows.length
+      ? table({
+        testid: 'outliers-table',
+        caption: 'Measurements outside the fences Q1 − 1.5 IQR and Q3 + 1.5 IQR; execution and index are 0-based positions in the file (executions[e][i]).',
+        columns: ['Series', { label: 'Execution', class: 'num' }, { label: 'Index', class: 'num' }, { label: 'Value', class: 'num' }, 'How far'],
+        rows,
+      })
+      : h('p', { class: 'muted', 'data-testid': 'no-outliers' }, 'None: every measurement lies within Q1 − 1.5 IQR and Q3 + 1.5 IQR.'));
+}
+
+function executionsTable(s) {
+  const rows = s.series.flatMap((x) => x.per_execution.map((e, i) => h('tr', {
+    'data-testid': 'execution-row', dataset: { series: x.name, execution: i },
+  },
+  h('th', { scope: 'row' }, h('code', {}, x.name)),
+  h('td', { class: 'num', dataset: { stat: 'execution', value: i } }, String(i)),
+  numCell('n', e.n, fmtCount(e.n)),
+  numCell('mean', e.mean, fmtSeriesValue(e.mean, x), { unit: x.unit }),
+  numCell('median', e.median, fmtSeriesValue(e.median, x), { unit: x.unit }),
+  numCell('sd', e.sd, fmtSeriesValue(e.sd, x), { unit: x.unit }))));
+  return h('div', { class: 'executions' },
+    h('h3', {}, 'Per execution'),
+    h('p', { class: 'muted' }, 'Each execution is one process run. Means that differ between executions by more than their spread usually point at run-to-run effects (layout, frequency, placement) that more measurements in one run will not average away.'),
+    table({
+      testid: 'executions-table',
+      columns: ['Series', { label: 'Execution', class: 'num' }, { label: 'n', class: 'num' }, { label: 'Mean', class: 'num' }, { label: 'Median', class: 'num' }, { label: 'SD', class: 'num' }],
+      rows,
+    }));
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+/** What the box plots' marks mean (static; the same for every series). */
+function boxKey() {
+  const item = (glyph, label) => h('li', {}, svg('svg', { viewBox: '0 0 22 14', 'aria-hidden': 'true' }, ...glyph), label);
+  const accent = 'var(--accent)';
+  const second = 'var(--series-2)';
+  return h('ul', { class: 'plot-key', 'aria-label': 'Key to the box plots' },
+    item([svg('rect', { x: 2, y: 2, width: 18, height: 10, fill: accent, 'fill-opacity': 0.25, stroke: accent })], 'box: Q1 to Q3'),
+    item([svg('line', { x1: 11, x2: 11, y1: 0, y2: 14, stroke: accent, 'stroke-width': 3 })], 'median'),
+    item([svg('path', { d: 'M11 2.5L15.5 7L11 11.5L6.5 7Z', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 })], 'mean'),
+    item([svg('path', { d: 'M1 7H21M1 3V11M21 3V11', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 })], 'whiskers: furthest measurements within 1.5 IQR of the box'),
+    item([svg('circle', { cx: 11, cy: 7, r: 4, fill: 'none', stroke: 'var(--bad)', 'stroke-width': 1.5 })], 'outlier (beyond 1.5 IQR)'),
+    item([svg('path', { d: 'M7.5 3.5L14.5 10.5M14.5 3.5L7.5 10.5', stroke: 'var(--bad)', 'stroke-width': 1.5 })], 'extreme outlier (beyond 3 IQR)'),
+    item([svg('circle', { cx: 11, cy: 7, r: 4, fill: second })], 'mean of one execution'),
+    item([svg('line', { x1: 11, x2: 11, y1: 1, y2: 13, stroke: second, 'stroke-width': 2 })], 'median of one execution'));
+}

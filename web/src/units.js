@@ -1,0 +1,96 @@
+// Unit scaling and number formatting: the only arithmetic the page does.
+
+const NNBSP = '\u202f'; // narrow no-break space: digit groups and before units
+
+function grouped(str) {
+  return str.replace(/,/g, NNBSP);
+}
+
+const fixedSig = new Map();
+const trimSig = new Map();
+function fmtSig(x, digits, trim) {
+  const cache = trim ? trimSig : fixedSig;
+  let f = cache.get(digits);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', trim
+      ? { maximumSignificantDigits: digits }
+      : { minimumSignificantDigits: digits, maximumSignificantDigits: digits });
+    cache.set(digits, f);
+  }
+  return grouped(f.format(x));
+}
+
+const TIME_UNITS = [
+  [1e9, 's'],
+  [1e6, 'ms'],
+  [1e3, 'µs'],
+  [1, 'ns'],
+];
+
+/** Pick a time unit for a value in ns. */
+export function timeUnit(ns) {
+  const a = Math.abs(ns);
+  for (const [scale, unit] of TIME_UNITS) if (a >= scale) return [scale, unit];
+  return [1, 'ns'];
+}
+
+/**
+ * A duration in ns as text with a scaled unit: 23.47 ns, 4.000 ms.
+ * `exact` trims trailing zeros (for ticks and resolutions that are exact).
+ */
+export function fmtNs(ns, { digits = 4, exact = false } = {}) {
+  if (ns == null || !Number.isFinite(ns)) return '—';
+  if (ns === 0) return `0${NNBSP}ns`;
+  const [scale, unit] = timeUnit(ns);
+  return `${fmtSig(ns / scale, digits, exact)}${NNBSP}${unit}`;
+}
+
+/** A number with `digits` significant digits. */
+export function fmtNum(x, { digits = 4, exact = false } = {}) {
+  if (x == null || !Number.isFinite(x)) return '—';
+  return fmtSig(x, digits, exact);
+}
+
+const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+export function fmtCount(n) {
+  if (n == null || !Number.isFinite(n)) return '—';
+  return grouped(intFmt.format(n));
+}
+
+const mhzFmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+/** Hz as MHz with kHz resolution (0.3 ppm at 3 GHz): 2 899.998 MHz. */
+export function fmtMHz(hz) {
+  if (hz == null || !Number.isFinite(hz)) return '—';
+  return `${grouped(mhzFmt.format(hz / 1e6))}${NNBSP}MHz`;
+}
+
+/** Signed ppm: +0.31 ppm, −1.7 ppm, 0 ppm. */
+export function fmtPpm(ppm) {
+  if (ppm == null || !Number.isFinite(ppm)) return '—';
+  if (ppm === 0) return `0${NNBSP}ppm`;
+  const a = Math.abs(ppm);
+  const body = a >= 100 ? fmtCount(a) : fmtSig(a, 2, false);
+  return `${ppm < 0 ? '−' : '+'}${body}${NNBSP}ppm`;
+}
+
+/** Unsigned ppm (a spread). */
+export function fmtPpmAbs(ppm) {
+  if (ppm == null || !Number.isFinite(ppm)) return '—';
+  return `${ppm >= 100 ? fmtCount(ppm) : fmtSig(ppm, 2, false)}${NNBSP}ppm`;
+}
+
+/** A ratio as a percentage: 8.87 %. */
+export function fmtPercent(ratio) {
+  if (ratio == null || !Number.isFinite(ratio)) return '—';
+  return `${fmtSig(ratio * 100, 3, false)}${NNBSP}%`;
+}
+
+/**
+ * A value of a samples series in its unit: time units are scaled through
+ * `unit_ns` (from the report), anything else is shown with its unit as given.
+ */
+export function fmtSeriesValue(x, series, opts) {
+  if (x == null || !Number.isFinite(x)) return '—';
+  if (series.unit_ns != null) return fmtNs(x * series.unit_ns, opts);
+  return `${fmtNum(x, opts)}${NNBSP}${series.unit}`;
+}

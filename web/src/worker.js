@@ -1,0 +1,56 @@
+// The analysis worker: owns the WebAssembly module (initialised once) and the
+// bytes of every file, so the main thread never parses JSON or computes
+// statistics. Requests are handled one at a time, in order.
+//
+// in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
+//      without it the bytes kept from an earlier request are re-analysed)
+//      {type: 'forget', id}
+// out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
+//      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
+
+import init, { analyze, defaultOptions, version } from '../pkg/tickbook_analysis_wasm.js';
+
+const files = new Map(); // id -> {name, bytes}
+
+const ready = init({ module_or_path: new URL('./tickbook_analysis_wasm_bg.wasm', import.meta.url) })
+  .then(() => {
+    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions() });
+    return true;
+  })
+  .catch((e) => {
+    postMessage({ type: 'fatal', message: `could not start the analysis (WebAssembly): ${e?.message ?? e}` });
+    return false;
+  });
+
+let chain = Promise.resolve();
+self.onmessage = (event) => {
+  const msg = event.data;
+  chain = chain.then(() => handle(msg)).catch((e) => {
+    postMessage({ type: 'failed', id: msg?.id, message: String(e?.message ?? e) });
+  });
+};
+
+async function handle(msg) {
+  if (msg.type === 'forget') {
+    files.delete(msg.id);
+    return;
+  }
+  if (msg.type !== 'analyze') return;
+  if (msg.buffer) files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
+  const file = files.get(msg.id);
+  if (!(await ready)) {
+    postMessage({ type: 'failed', id: msg.id, message: 'the analysis module did not start' });
+    return;
+  }
+  if (!file) {
+    postMessage({ type: 'failed', id: msg.id, message: 'the file is no longer loaded' });
+    return;
+  }
+  postMessage({ type: 'started', id: msg.id });
+  try {
+    const report = analyze(file.name, file.bytes, msg.options ?? undefined);
+    postMessage({ type: 'result', id: msg.id, report });
+  } catch (e) {
+    postMessage({ type: 'failed', id: msg.id, message: String(e?.message ?? e) });
+  }
+}
