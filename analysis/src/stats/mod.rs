@@ -3,6 +3,7 @@
 //! and scipy.
 
 pub mod bernoulli;
+pub mod bootstrap;
 pub mod cluster;
 pub mod dist;
 pub mod ecdf;
