@@ -1,0 +1,271 @@
+//! `tickbook collect`: measure this machine and write a result file.
+//!
+//! The run is a list of suites; each is a module with a `run` function that
+//! returns its `config`, `fallbacks` and `data` (see [`SuiteDef`]). The file is
+//! written (atomically) when the run starts and again after every finished
+//! suite, so a crash or a signal loses at most the suite in flight.
+
+mod affinity;
+mod clocks;
+mod cpuid;
+mod host;
+mod output;
+mod progress;
+mod scan;
+mod signals;
+mod timefmt;
+mod tsc;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime};
+
+use serde_json::Value;
+use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
+
+/// Every known suite, in the order they run by default. Later suites
+/// (bernoulli, ops, copy, alloc, trace, bottleneck) plug in here.
+const SUITES: &[SuiteDef] = &[SuiteDef {
+    name: "clocks",
+    run: clocks::run,
+}];
+
+/// Names for the command line; kept in step with [`SUITES`] by a test.
+const SUITE_NAMES: &[&str] = &["clocks"];
+
+#[derive(clap::Args, Debug)]
+pub struct CollectArgs {
+    /// Suites to run (default: all known suites).
+    #[arg(value_name = "SUITE", value_parser = clap::builder::PossibleValuesParser::new(SUITE_NAMES))]
+    pub suites: Vec<String>,
+    /// Fewer samples and shorter windows: finishes in seconds.
+    #[arg(long)]
+    pub quick: bool,
+    /// Output file [default: results/<hostname>-<UTC time>.json].
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Testing aid: behave as if there were no cycle counter (TSC / generic
+    /// timer), to exercise the CLOCK_MONOTONIC_RAW fallback paths.
+    #[arg(long, hide = true)]
+    pub no_counter: bool,
+}
+
+/// What a suite is given.
+pub struct Ctx<'a> {
+    pub quick: bool,
+    pub no_counter: bool,
+    pub progress: &'a progress::Progress,
+}
+
+/// What a suite hands back: the three free-form sections of
+/// [`tickbook_analysis::format::Suite`] plus lines for the closing summary.
+#[derive(Debug, Default)]
+pub struct SuiteOutput {
+    pub config: Value,
+    pub fallbacks: Vec<String>,
+    pub data: Value,
+    pub summary: Vec<String>,
+}
+
+/// A suite that did not finish. Partial output is kept in the file (readers
+/// only parse `data` of complete suites, so it cannot mislead them).
+#[derive(Debug)]
+pub struct SuiteFailure {
+    pub message: String,
+    pub partial: Option<Box<SuiteOutput>>,
+}
+
+pub type SuiteResult = Result<SuiteOutput, SuiteFailure>;
+
+struct SuiteDef {
+    name: &'static str,
+    run: fn(&Ctx) -> SuiteResult,
+}
+
+pub fn run(args: CollectArgs) -> ExitCode {
+    let wall = Instant::now();
+    let started = SystemTime::now();
+    if let Err(e) = signals::install() {
+        eprintln!("tickbook collect: warning: {e}; Ctrl-C will kill the run without saving");
+    }
+    let selected: Vec<&SuiteDef> = if args.suites.is_empty() {
+        SUITES.iter().collect()
+    } else {
+        // clap already rejected unknown names; keep the user's order, once each.
+        let mut v: Vec<&SuiteDef> = Vec::new();
+        for name in &args.suites {
+            if let Some(def) = SUITES.iter().find(|d| d.name == name) {
+                if !v.iter().any(|d| d.name == def.name) {
+                    v.push(def);
+                }
+            }
+        }
+        v
+    };
+
+    let progress = progress::Progress::new();
+    let host_step = progress.spinner("host", "reading host description");
+    let host = host::collect();
+    host_step.finish_with_message(format!(
+        "{} ({}), {} notes",
+        host.hostname,
+        host.cpu.model_name.as_deref().unwrap_or("unknown CPU"),
+        host.notes.len()
+    ));
+
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| output::default_path(&host.hostname, started));
+    let mut run = RunFile {
+        format: FORMAT_TAG.to_string(),
+        format_version: FORMAT_VERSION.to_string(),
+        kind: KIND_RUN.to_string(),
+        tool: Tool {
+            name: "tickbook".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        started_at: timefmt::rfc3339(started),
+        ended_at: None,
+        status: "in_progress".to_string(),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        host,
+        suites: Vec::new(),
+    };
+    // Write before measuring anything: an unwritable destination should fail
+    // now, not after minutes of work.
+    if let Err(e) = output::write_run(&out, &run) {
+        progress.clear();
+        eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+
+    let ctx = Ctx {
+        quick: args.quick,
+        no_counter: args.no_counter,
+        progress: &progress,
+    };
+    let mut summary: Vec<String> = Vec::new();
+    let mut any_failed = false;
+    let mut write_failed = false;
+    for def in selected {
+        if signals::stop_requested().is_some() {
+            break;
+        }
+        let suite_started = SystemTime::now();
+        // A panicking suite is recorded as failed; the others still run.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (def.run)(&ctx)))
+            .unwrap_or_else(|panic| {
+                Err(SuiteFailure {
+                    message: format!("panicked: {}", panic_message(&panic)),
+                    partial: None,
+                })
+            });
+        let ended = SystemTime::now();
+        let mut suite = Suite {
+            suite: def.name.to_string(),
+            status: "complete".to_string(),
+            error: None,
+            started_at: timefmt::rfc3339(suite_started),
+            ended_at: timefmt::rfc3339(ended),
+            config: Value::Null,
+            fallbacks: Vec::new(),
+            data: Value::Null,
+        };
+        let output = match result {
+            Ok(o) => Some(Box::new(o)),
+            Err(f) => {
+                any_failed = true;
+                suite.status = "failed".to_string();
+                summary.push(format!("{}: FAILED: {}", def.name, f.message));
+                suite.error = Some(f.message);
+                f.partial
+            }
+        };
+        if let Some(o) = output.map(|o| *o) {
+            suite.config = o.config;
+            suite.fallbacks = o.fallbacks;
+            suite.data = o.data;
+            if suite.status == "complete" {
+                summary.push(format!("{}:", def.name));
+                summary.extend(o.summary.into_iter().map(|l| format!("  {l}")));
+            }
+        }
+        run.suites.push(suite);
+        if let Err(e) = output::write_run(&out, &run) {
+            eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+            write_failed = true;
+        }
+    }
+
+    let stop = signals::stop_requested();
+    run.status = if stop.is_some() {
+        "interrupted"
+    } else {
+        "complete"
+    }
+    .to_string();
+    run.ended_at = Some(timefmt::rfc3339(SystemTime::now()));
+    if let Err(e) = output::write_run(&out, &run) {
+        eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+        write_failed = true;
+    }
+    progress.clear();
+
+    let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    for line in &summary {
+        eprintln!("{line}");
+    }
+    eprintln!(
+        "run {} in {:.1} s; wrote {} ({:.1} kB)",
+        run.status,
+        wall.elapsed().as_secs_f64(),
+        out.display(),
+        size as f64 / 1e3
+    );
+    // The one line on stdout: where the data is.
+    let mut stdout = std::io::stdout();
+    let _ = writeln!(stdout, "{}", out.display());
+    let _ = stdout.flush();
+
+    match stop {
+        Some(sig) => ExitCode::from(128u8.saturating_add(sig as u8)),
+        None if write_failed || any_failed => ExitCode::FAILURE,
+        None => ExitCode::SUCCESS,
+    }
+}
+
+fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    }
+}
+
+/// The failure a suite reports when a signal stopped it.
+pub fn interrupted_failure(sig: i32, partial: Option<Box<SuiteOutput>>) -> SuiteFailure {
+    SuiteFailure {
+        message: format!(
+            "interrupted by {} before the suite finished; partial data kept",
+            signals::name(sig)
+        ),
+        partial,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_names_match_registry() {
+        let names: Vec<&str> = SUITES.iter().map(|s| s.name).collect();
+        assert_eq!(names, SUITE_NAMES);
+    }
+}
