@@ -1,0 +1,326 @@
+//! `tickbook analyze`: the page's analyses in the terminal.
+//!
+//! Every number comes from `tickbook_analysis::report`, the same model the
+//! page renders, so `--json` prints exactly what the page shows. Bad files get
+//! one line each on stderr and a non-zero exit; good files are still shown.
+
+use clap::Args;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use tickbook_analysis::read::ReadError;
+use tickbook_analysis::report::{analyze_bytes, ClocksReport, FileReport, Options, SamplesReport};
+use tickbook_analysis::stats::QuantileType;
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// Result files (tickbook runs or `samples` files).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print a JSON array of per-file reports (keys in docs/cli.md) instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Hyndman–Fan quantile definition, 1 to 9 (7 = R's default, numpy's linear).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=9))]
+    quantile_type: u8,
+}
+
+pub fn run(args: AnalyzeArgs) -> ExitCode {
+    let opts = Options {
+        quantile_type: QuantileType::new(args.quantile_type).unwrap_or_default(),
+        ..Options::default()
+    };
+    let reports: Vec<FileReport> = args
+        .files
+        .iter()
+        .map(|path| {
+            let name = path.display().to_string();
+            match std::fs::read(path) {
+                Ok(bytes) => analyze_bytes(&name, &bytes, &opts),
+                Err(e) => unreadable(&name, &e, &opts),
+            }
+        })
+        .collect();
+
+    let mut failed = false;
+    for r in &reports {
+        if let Some(e) = &r.error {
+            failed = true;
+            eprintln!("error: {e}");
+        }
+    }
+    if args.json {
+        match serde_json::to_string_pretty(&reports) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: cannot print the reports as JSON: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        let mut out = String::new();
+        for r in reports.iter().filter(|r| r.ok) {
+            render_file(&mut out, r);
+        }
+        print!("{out}");
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A file that cannot even be opened is reported like any other bad file.
+fn unreadable(name: &str, e: &std::io::Error, opts: &Options) -> FileReport {
+    let mut r = analyze_bytes(name, b"", opts);
+    r.error = Some(ReadError {
+        file: name.to_string(),
+        path: None,
+        message: format!("cannot read the file: {e}"),
+    });
+    r
+}
+
+fn render_file(out: &mut String, r: &FileReport) {
+    let _ = writeln!(out, "== {}", r.file);
+    if let Some(i) = &r.info {
+        let mut parts = Vec::new();
+        for (label, v) in [
+            ("host", &i.host),
+            ("cpu", &i.cpu),
+            ("kernel", &i.kernel),
+            ("hypervisor", &i.hypervisor),
+            ("clocksource", &i.clocksource),
+            ("started", &i.started_at),
+            ("status", &i.status),
+            ("source", &i.source),
+        ] {
+            if let Some(v) = v {
+                parts.push(format!("{label}: {v}"));
+            }
+        }
+        let _ = writeln!(out, "   {}", parts.join(" | "));
+    }
+    for w in &r.warnings {
+        let _ = writeln!(out, "   warning: {w}");
+    }
+    if let Some(c) = &r.clocks {
+        render_clocks(out, c);
+    }
+    if let Some(s) = &r.samples {
+        render_samples(out, s);
+    }
+    let _ = writeln!(out);
+}
+
+fn render_clocks(out: &mut String, c: &ClocksReport) {
+    let _ = writeln!(out, "\n   Clocks (read cost timed by {})", c.reference);
+    let mut t = Table::new(&[
+        "clock",
+        "nominal",
+        "tick",
+        "modal step",
+        "median read",
+        "p99 read",
+        "backwards",
+    ]);
+    for row in &c.clocks {
+        if !row.available {
+            t.row(vec![
+                row.name.clone(),
+                format!(
+                    "unavailable: {}",
+                    row.unavailable_reason
+                        .as_deref()
+                        .unwrap_or("no reason recorded")
+                ),
+            ]);
+            continue;
+        }
+        t.row(vec![
+            row.name.clone(),
+            opt_ns(row.nominal_resolution_ns),
+            opt_ns(row.observed_tick_ns),
+            opt_ns(row.modal_step_ns),
+            opt_ns(row.read_cost.as_ref().map(|s| s.median)),
+            opt_ns(row.read_cost_p99_ns),
+            row.violations.to_string(),
+        ]);
+    }
+    t.render(out);
+
+    let f = &c.frequency;
+    let _ = writeln!(out, "\n   TSC frequency sources");
+    let mut t = Table::new(&["source", "MHz", "ppm from median"]);
+    for s in &f.sources {
+        match s.hz {
+            Some(hz) => t.row(vec![
+                s.name.clone(),
+                format!("{:.4}", hz / 1e6),
+                s.ppm_from_median
+                    .map(|p| format!("{p:+.1}"))
+                    .unwrap_or_default(),
+            ]),
+            None => t.row(vec![
+                s.name.clone(),
+                format!("unreadable: {}", s.error.as_deref().unwrap_or("no reason")),
+            ]),
+        }
+    }
+    t.render(out);
+    if let Some(spread) = f.spread_ppm {
+        let _ = writeln!(
+            out,
+            "   spread across {} readable sources: {spread:.1} ppm",
+            f.readable.len()
+        );
+    }
+    if let (Some(hz), Some(src)) = (c.tsc_hz, &c.tsc_hz_source) {
+        let _ = writeln!(out, "   ticks converted with {:.4} MHz ({src})", hz / 1e6);
+    }
+    for fb in &c.fallbacks {
+        let _ = writeln!(out, "   fallback: {fb}");
+    }
+}
+
+fn render_samples(out: &mut String, s: &SamplesReport) {
+    let _ = writeln!(out, "\n   Samples");
+    let mut t = Table::new(&[
+        "series", "unit", "runs", "n", "min", "Q1", "median", "mean", "Q3", "max", "sd", "CV",
+        "outliers",
+    ]);
+    for x in &s.series {
+        let m = &x.summary;
+        let v = |v: f64| sig(v, 5);
+        t.row(vec![
+            x.name.clone(),
+            x.unit.clone(),
+            x.executions.to_string(),
+            m.n.to_string(),
+            v(m.min),
+            v(m.q1),
+            v(m.median),
+            v(m.mean),
+            v(m.q3),
+            v(m.max),
+            m.sd.map(v).unwrap_or_else(|| "-".into()),
+            m.cv.map(|c| format!("{:.2}%", c * 100.0))
+                .unwrap_or_else(|| "-".into()),
+            x.outliers.len().to_string(),
+        ]);
+    }
+    t.render(out);
+    for x in &s.series {
+        for o in &x.outliers {
+            let _ = writeln!(
+                out,
+                "   outlier in {}: {} {} (execution {}, measurement {}{})",
+                x.name,
+                sig(o.value, 5),
+                x.unit,
+                o.execution,
+                o.index,
+                if o.extreme { ", extreme" } else { "" }
+            );
+        }
+    }
+}
+
+/// A duration in ns, scaled to ns/µs/ms/s with four significant digits.
+pub fn fmt_ns(ns: f64) -> String {
+    let a = ns.abs();
+    let (v, unit) = if a >= 1e9 {
+        (ns / 1e9, "s")
+    } else if a >= 1e6 {
+        (ns / 1e6, "ms")
+    } else if a >= 1e3 {
+        (ns / 1e3, "µs")
+    } else {
+        (ns, "ns")
+    };
+    format!("{} {unit}", sig(v, 4))
+}
+
+fn opt_ns(v: Option<f64>) -> String {
+    v.map(fmt_ns).unwrap_or_else(|| "-".into())
+}
+
+/// `digits` significant digits, without exponent for everyday magnitudes.
+pub fn sig(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let mag = v.abs().log10().floor() as i32;
+    if !(-4..=9).contains(&mag) {
+        return format!("{:.*e}", digits.saturating_sub(1), v);
+    }
+    let decimals = (digits as i32 - 1 - mag).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// Left-aligned text columns, numbers right-aligned.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn new(header: &[&str]) -> Table {
+        Table {
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    fn render(&self, out: &mut String) {
+        let cols = self.header.len();
+        let mut width = vec![0usize; cols];
+        for r in std::iter::once(&self.header).chain(&self.rows) {
+            // A short row's last cell (an "unavailable: …" note) spans the rest.
+            if r.len() == cols {
+                for (w, c) in width.iter_mut().zip(r) {
+                    *w = (*w).max(c.chars().count());
+                }
+            }
+        }
+        for r in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::from("   ");
+            for (i, c) in r.iter().enumerate() {
+                let pad = width[i].saturating_sub(c.chars().count());
+                let numeric = i > 0
+                    && c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '+');
+                if r.len() < cols && i == r.len() - 1 {
+                    line.push_str(c);
+                } else if numeric {
+                    line.push_str(&" ".repeat(pad));
+                    line.push_str(c);
+                } else {
+                    line.push_str(c);
+                    line.push_str(&" ".repeat(pad));
+                }
+                line.push_str("  ");
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits_and_units() {
+        assert_eq!(sig(12.3456, 4), "12.35");
+        assert_eq!(sig(0.0012345, 3), "0.00123");
+        assert_eq!(sig(1234.5, 4), "1235");
+        assert_eq!(fmt_ns(4_000_000.0), "4.000 ms");
+        assert_eq!(fmt_ns(18.25), "18.25 ns");
+        assert_eq!(fmt_ns(1500.0), "1.500 µs");
+    }
+}
