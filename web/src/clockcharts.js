@@ -4,7 +4,12 @@
 import * as Plot from '@observablehq/plot';
 import { h } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNs, fmtCount } from './units.js';
+import { fmtNs, fmtNum, fmtCount, timeUnit } from './units.js';
+
+// Observable's ten categorical colours and four more, so that a dozen clocks
+// (a typical Linux x86 run) get distinct colours in light and dark themes.
+const PALETTE = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2', '#97bbf5',
+  '#9c6b4e', '#9498a0', '#00a2b8', '#b5179e', '#6b8e23', '#e8590c'];
 
 export function readCostChart(c, key) {
   const clocks = c.clocks.filter((r) => r.available && r.read_cost_ecdf.length);
@@ -21,9 +26,9 @@ export function readCostChart(c, key) {
       ...baseOptions(width),
       height: Math.max(280, Math.min(420, width * 0.4)),
       marginBottom: 40,
-      x: { type: 'log', label: 'cost of one read (ns) →', grid: true, tickFormat: logTick },
+      x: { type: 'log', label: 'cost of one read →', grid: true, tickFormat: logTick },
       y: { domain: [0, 1], label: '↑ fraction of batches', grid: true, tickFormat: '.0%' },
-      color: { legend: true, domain: clocks.map((r) => r.name) },
+      color: { legend: true, domain: clocks.map((r) => r.name), range: PALETTE },
       marks: [
         Plot.ruleY([0]),
         Plot.line(points, { x: 'ns', y: 'f', stroke: 'clock', curve: 'step-after', strokeWidth: 1.75 }),
@@ -35,6 +40,12 @@ export function readCostChart(c, key) {
       ],
     }),
   });
+}
+
+/** Label powers of ten only (1, 10, 0.1 …) on a small log axis. */
+function decadeTick(v) {
+  const e = Math.log10(v);
+  return Math.abs(e - Math.round(e)) < 1e-9 ? fmtNum(v, { digits: 12, exact: true }) : '';
 }
 
 function logTick(v) {
@@ -60,6 +71,12 @@ function stepHistogram(r) {
     `; the most frequent is ${fmtNs(r.modal_step_ns)}` +
     (r.steps_not_shown ? `; ${fmtCount(r.steps_not_shown)} larger steps not shown.` : '.');
   const logX = hi / lo > 20;
+  // Axis in one unit chosen for the steps' size — or, when they differ by
+  // under 1 % (a coarse clock's 4 ms ± a few ns), for their range — so that
+  // tick labels get the digits they need.
+  const narrow = lo !== hi && (hi - lo) / hi < 0.01;
+  const [scale, unit] = timeUnit(narrow ? hi - lo : hi);
+  const data = bins.map((b) => ({ ...b, x: b.step_ns / scale }));
   return chartFigure({
     testid: 'step-histogram',
     className: 'small',
@@ -69,15 +86,19 @@ function stepHistogram(r) {
       ...baseOptions(width),
       height: 130,
       marginLeft: 44,
+      marginRight: 26,
       marginBottom: 30,
       x: logX
-        ? { type: 'log', label: 'step (ns)', tickFormat: logTick, ticks: 4 }
-        : { label: 'step (ns)', ticks: 4, tickFormat: (v) => fmtNs(v, { exact: true }).replace('\u202f', ''),
-          domain: lo === hi ? [lo * 0.5, hi * 1.5] : undefined, nice: true },
-      y: { label: 'count', ticks: 3, grid: true, tickFormat: '~s' },
+        ? { type: 'log', label: `step (${unit})`, tickFormat: decadeTick }
+        : {
+          label: `step (${unit})`, ticks: narrow ? 2 : 4, nice: lo !== hi,
+          tickFormat: (v) => fmtNum(v, { digits: 12, exact: true }),
+          domain: lo === hi ? [data[0].x * 0.5, data[0].x * 1.5] : undefined,
+        },
+      y: { label: 'count', ticks: 3, grid: true, tickFormat: (v) => (v >= 1000 ? `${fmtNum(v / 1000, { digits: 3, exact: true })}k` : fmtNum(v, { digits: 3, exact: true })) },
       marks: [
-        Plot.ruleX(bins, { x: 'step_ns', y1: 0, y2: 'count', stroke: 'var(--accent)', strokeWidth: 2 }),
-        Plot.dot(bins, { x: 'step_ns', y: 'count', r: 2, fill: 'var(--accent)', tip: true,
+        Plot.ruleX(data, { x: 'x', y1: 0, y2: 'count', stroke: 'var(--accent)', strokeWidth: 2 }),
+        Plot.dot(data, { x: 'x', y: 'count', r: 2, fill: 'var(--accent)', tip: true,
           title: (b) => `step ${fmtNs(b.step_ns)}: ${fmtCount(b.count)} times` }),
         Plot.ruleY([0]),
       ],

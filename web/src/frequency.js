@@ -24,7 +24,7 @@ export function frequencySection(f, key) {
       h('span', {}, 'Spread (max − min): ',
         h('strong', { 'data-testid': 'spread-ppm', dataset: { value: f.spread_ppm ?? '' } },
           f.spread_ppm == null ? 'needs two readable sources' : fmtPpmAbs(f.spread_ppm)))),
-    h('div', { class: 'two-col' },
+    h('div', { class: 'stack' },
       table({
         testid: 'frequency-table',
         columns: ['Source', { label: 'Frequency', class: 'num' }, { label: 'From median', class: 'num' }, 'Error'],
@@ -51,7 +51,7 @@ function ppmChart(f) {
       height: 40 + rows.length * 30,
       marginLeft: Math.min(220, 8 + 7 * Math.max(...rows.map((s) => s.name.length))),
       marginRight: 16,
-      x: { label: 'ppm from median →', grid: true, nice: true, insetLeft: 60, insetRight: 60 },
+      x: { label: 'ppm from median →', grid: true, nice: true, insetLeft: 84, insetRight: 84 },
       y: { label: null, domain: rows.map((s) => s.name) },
       marks: [
         Plot.barX(rows, { x: 'ppm_from_median', y: 'name', fill: (s) => (s.ppm_from_median < 0 ? 'below' : 'above'), tip: false }),
