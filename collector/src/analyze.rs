@@ -159,7 +159,7 @@ fn render_clocks(out: &mut String, c: &ClocksReport) {
                 s.name.clone(),
                 format!("{:.4}", hz / 1e6),
                 s.ppm_from_median
-                    .map(|p| format!("{p:+.1}"))
+                    .map(|p| format!("{p:+.3}"))
                     .unwrap_or_default(),
             ]),
             None => t.row(vec![
@@ -172,7 +172,7 @@ fn render_clocks(out: &mut String, c: &ClocksReport) {
     if let Some(spread) = f.spread_ppm {
         let _ = writeln!(
             out,
-            "   spread across {} readable sources: {spread:.1} ppm",
+            "   spread across {} readable sources: {spread:.3} ppm",
             f.readable.len()
         );
     }

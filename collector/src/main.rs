@@ -9,7 +9,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "tickbook", version, about = "Trustworthy timing of short events: collect, analyze, share")]
+#[command(
+    name = "tickbook",
+    version,
+    about = "Trustworthy timing of short events: collect, analyze, share"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
