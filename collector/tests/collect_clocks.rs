@@ -237,3 +237,48 @@ fn sigint_leaves_a_valid_interrupted_file() {
     assert!(leftovers.is_empty());
     let _ = std::fs::remove_file(&out);
 }
+
+/// The paths a machine without a usable counter takes (hidden testing flag).
+#[test]
+fn without_a_counter_falls_back_and_says_so() {
+    let out = tmp_path("nocounter");
+    let res = Command::new(env!("CARGO_BIN_EXE_tickbook"))
+        .args(["collect", "clocks", "--quick", "--no-counter", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run tickbook");
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let (_, doc) = read_run(&out);
+    let clocks = doc.clocks.as_ref().expect("clocks");
+    assert_eq!(clocks.reference, "CLOCK_MONOTONIC_RAW");
+    assert_eq!(clocks.reference_ns_per_unit, 1.0);
+    assert_eq!(clocks.tsc_hz, None);
+    let fallbacks = &doc.run.suites[0].fallbacks;
+    assert!(
+        fallbacks
+            .iter()
+            .any(|f| f.contains("reference clock is CLOCK_MONOTONIC_RAW")),
+        "{fallbacks:?}"
+    );
+    for c in &clocks.clocks {
+        if c.name.starts_with("tsc_") || c.name == "cntvct_el0" {
+            assert!(!c.available, "{}", c.name);
+            assert!(c
+                .unavailable_reason
+                .as_deref()
+                .unwrap_or("")
+                .contains("--no-counter"));
+        }
+    }
+    let cal = clocks
+        .tsc_frequency
+        .iter()
+        .find(|s| s.name == "calibration_monotonic_raw")
+        .expect("calibration listed");
+    assert!(cal.hz.is_none() && cal.error.is_some());
+    let _ = std::fs::remove_file(&out);
+}
