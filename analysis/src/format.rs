@@ -279,3 +279,117 @@ pub struct Series {
     #[serde(default)]
     pub metadata: Value,
 }
+
+/// `data` of the `bernoulli` suite: events of known length timed by
+/// Bernoulli trials of a coarse clock (METHODS.md §000) and, as the
+/// reference, by the TSC.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BernoulliData {
+    /// The coarse clock the trials read, e.g. `CLOCK_MONOTONIC_COARSE`.
+    pub clock: String,
+    /// Its tick Tc in ns, as observed at the start of the suite (the modal
+    /// non-zero step of a scan).
+    pub tick_ns: f64,
+    /// The clock that timed the reference samples (e.g. `tsc_lfence_rdtsc`).
+    pub reference: String,
+    /// Requested relative error ε and confidence for eq. 5.
+    pub epsilon: f64,
+    pub confidence: f64,
+    /// Wall-time budget per event in seconds; trial counts are capped by it.
+    pub budget_s: f64,
+    /// Trials of an empty event: the timer overhead To (eq. 6).
+    pub overhead: BernoulliTrials,
+    pub events: Vec<BernoulliEvent>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BernoulliEvent {
+    /// e.g. `busy_100ns`.
+    pub name: String,
+    /// The length the busy work was calibrated to, in ns.
+    pub target_ns: f64,
+    /// Iterations of the busy loop that make one event.
+    pub work_units: u64,
+    pub trials: BernoulliTrials,
+    /// The same event timed by the reference clock, ns per sample; every
+    /// sample kept.
+    pub reference_ns: Vec<f64>,
+}
+
+/// Raw outcomes of n trials: m of them saw the clock tick.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BernoulliTrials {
+    pub n: u64,
+    pub m: u64,
+    /// Sum of the clock steps seen in the trials that ticked, in ns (equals
+    /// m · tick when every tick was a single tick).
+    pub sum_steps_ns: f64,
+    /// Trials eq. 5 asked for (from a pilot estimate of p).
+    pub planned: u64,
+    /// Whether the time budget cut the trials below `planned`.
+    pub capped: bool,
+    /// Ticks seen in each consecutive block of `block_size` trials (the last
+    /// block may be shorter), so drift during the run can be checked.
+    #[serde(default)]
+    pub block_size: u64,
+    #[serde(default)]
+    pub block_m: Vec<u64>,
+}
+
+/// `data` of the `ops` suite: primitive operations timed as homogeneous
+/// sequences of n and 2n copies, by the portable clock and by the TSC.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OpsData {
+    /// The portable clock (`std::time::Instant`).
+    pub portable_clock: String,
+    /// The cycle counter (`tsc_lfence_rdtsc`, `cntvct_el0`), if any.
+    #[serde(default)]
+    pub counter_clock: Option<String>,
+    /// Counter frequency used to convert ticks to ns.
+    #[serde(default)]
+    pub counter_hz: Option<f64>,
+    /// n: copies in the short sequence (the long one has 2n).
+    pub copies: u32,
+    pub repetitions: u32,
+    /// A long chain of dependent adds, which retire at one core cycle each:
+    /// gives core cycles per counter tick.
+    #[serde(default)]
+    pub core_clock: Option<CoreClock>,
+    pub ops: Vec<OpMeasurement>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CoreClock {
+    /// Dependent adds per sample.
+    pub adds: u64,
+    /// Counter ticks per sample, every sample kept.
+    pub ticks: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OpMeasurement {
+    /// e.g. `add_i64`, `div_f64`, `cvt_f64_i32`, `branch_unpredictable`.
+    pub name: String,
+    /// `integer`, `float`, `conversion`, `branch`, `memory`, `bit`.
+    pub group: String,
+    /// `latency` (a dependency chain) or `throughput` (independent copies).
+    pub form: String,
+    /// `asm` (an exact instruction sequence) or `portable` (compiled Rust).
+    pub implementation: String,
+    /// The instruction(s) one copy executes, e.g. `add rax, rcx`.
+    #[serde(default)]
+    pub instruction: Option<String>,
+    pub available: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+    /// Per repetition: n copies and 2n copies timed by the portable clock (ns).
+    #[serde(default)]
+    pub portable_n_ns: Vec<f64>,
+    #[serde(default)]
+    pub portable_2n_ns: Vec<f64>,
+    /// Per repetition: the same sequences timed by the counter (ticks).
+    #[serde(default)]
+    pub counter_n_ticks: Vec<f64>,
+    #[serde(default)]
+    pub counter_2n_ticks: Vec<f64>,
+}
