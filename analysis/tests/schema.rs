@@ -773,3 +773,27 @@ fn lost_fields_finds_what_the_types_drop() {
     let unknown: Vec<_> = lost.iter().filter(|p| !is_known_extension(p)).collect();
     assert_eq!(unknown.len(), 2, "{unknown:?}");
 }
+
+/// The samples example in docs/format.md is a valid file, 3 executions × 5.
+#[test]
+fn docs_samples_example_validates() {
+    let doc = std::fs::read_to_string(root().join("docs/format.md")).unwrap();
+    let section = doc
+        .split("## The samples kind")
+        .nth(1)
+        .expect("docs/format.md has a \"The samples kind\" section");
+    let example = section
+        .split("```json\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the section has a ```json example");
+    let value: Value = serde_json::from_str(example).expect("the example is JSON");
+    assert_valid(&validator(), "docs/format.md samples example", &value);
+    match read_document("format.md example", example.as_bytes()) {
+        Ok(Document::Samples(s)) => {
+            let shape: Vec<usize> = s.series[0].executions.iter().map(Vec::len).collect();
+            assert_eq!(shape, [5, 5, 5]);
+        }
+        other => panic!("the reader gives {other:?}"),
+    }
+}
