@@ -39,6 +39,15 @@ test('?url= loads every listed file (relative and absolute)', { timeout: 120_000
     assert.equal(await page.locator('[data-testid=samples-cell] [data-testid=series-row]').count(), 2);
     assert.equal(await page.locator('[data-testid=intro]').isHidden(), true);
     await screenshot(page, 'url-loading');
+
+    // The controls are reachable from the keyboard, in order.
+    const focused = [];
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      focused.push(await page.evaluate(() => document.activeElement?.dataset.testid ?? document.activeElement?.tagName));
+    }
+    const order = ['file-input', 'quantile-type', 'clear'].map((id) => focused.indexOf(id));
+    assert.ok(order.every((i) => i >= 0) && order[0] < order[1] && order[1] < order[2], `tab order: ${focused}`);
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);

@@ -39,7 +39,7 @@ export class FileList {
         report?.kind ? h('span', { class: 'sub' }, report.kind === 'run' ? 'run file' : `${report.kind} file`) : null),
       cell('host', i.host),
       cell('cpu', i.cpu, { class: 'wrap' }),
-      cell('kernel', i.kernel),
+      cell('kernel', i.kernel, { class: 'wrap' }),
       cell('date', i.started_at ? h('time', { datetime: i.started_at }, i.started_at) : null),
       cell('suites', i.suites?.length ? i.suites.join(', ') : null),
       h('td', { dataset: { field: 'status' } }, statusBadge(status, i.status),
