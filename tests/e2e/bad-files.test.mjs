@@ -39,7 +39,7 @@ test('each bad fixture gets an error card with a clear message; the good file st
   const names = (await readdir(BAD)).filter((n) => n.endsWith('.json')).sort();
   assert.deepEqual(names, Object.keys(REASONS).sort(), 'every bad fixture has an expected reason here');
   const files = names.map((n) => path.join(BAD, n));
-  const expected = Object.fromEntries((await analyzeJson(files)).map((r) => [r.file, r]));
+  const expected = Object.fromEntries((await analyzeJson(files)).map((r) => [path.basename(r.file), r]));
 
   const { page, problems, close } = await openBrowser(server.url);
   try {
