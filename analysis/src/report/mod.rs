@@ -1,0 +1,173 @@
+//! What a file analyses to: the one model that `tickbook analyze --json`
+//! prints and the page renders (through `analysis-wasm`), so both show the
+//! same numbers. Field names here are the JSON keys documented in
+//! `docs/cli.md`.
+
+use crate::format::Host;
+use crate::read::{read_document, Document, ReadError, RunDocument};
+use crate::stats::QuantileType;
+use serde::{Deserialize, Serialize};
+
+mod clocks;
+mod samples;
+
+pub use clocks::*;
+pub use samples::*;
+
+/// Analysis parameters a user can turn.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Options {
+    pub quantile_type: QuantileType,
+    /// Points kept per ECDF curve for charts.
+    pub ecdf_points: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            quantile_type: QuantileType::TYPE7,
+            ecdf_points: 256,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    pub file: String,
+    /// `true` when the file was read; otherwise `error` says why.
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ReadError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<FileInfo>,
+    /// Things the user should know that did not stop the file loading.
+    pub warnings: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<ClocksReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<SamplesReport>,
+    pub options: Options,
+}
+
+/// The file list's row: where the file came from.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FileInfo {
+    pub host: Option<String>,
+    pub cpu: Option<String>,
+    pub arch: Option<String>,
+    pub kernel: Option<String>,
+    pub hypervisor: Option<String>,
+    pub clocksource: Option<String>,
+    pub started_at: Option<String>,
+    pub ended_at: Option<String>,
+    /// Run status (`complete`, `in_progress`, `interrupted`).
+    pub status: Option<String>,
+    pub tool_version: Option<String>,
+    pub suites: Vec<String>,
+    /// For `samples` files: where the numbers came from.
+    pub source: Option<String>,
+}
+
+/// Analyse one file's bytes. Never panics; a bad file gives `ok: false`.
+pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
+    let mut report = FileReport {
+        file: file.to_string(),
+        ok: false,
+        error: None,
+        kind: None,
+        info: None,
+        warnings: Vec::new(),
+        clocks: None,
+        samples: None,
+        options: *opts,
+    };
+    match read_document(file, bytes) {
+        Err(e) => report.error = Some(e),
+        Ok(Document::Run(run)) => {
+            report.ok = true;
+            fill_run(&mut report, &run, opts);
+        }
+        Ok(Document::Samples(s)) => {
+            report.ok = true;
+            report.kind = Some(s.kind.clone());
+            report.info = Some(FileInfo {
+                host: s
+                    .host
+                    .as_ref()
+                    .and_then(|h| h.get("hostname"))
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string),
+                source: s.source.clone(),
+                suites: vec!["samples".into()],
+                ..FileInfo::default()
+            });
+            report.samples = Some(samples_report(&s, opts));
+        }
+    }
+    report
+}
+
+fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
+    let run = &doc.run;
+    let h: &Host = &run.host;
+    report.kind = Some(run.kind.clone());
+    report.info = Some(FileInfo {
+        host: Some(h.hostname.clone()),
+        cpu: h.cpu.model_name.clone().or_else(|| h.cpu.vendor.clone()),
+        arch: Some(h.arch.clone()),
+        kernel: h.kernel.clone(),
+        hypervisor: h.hypervisor.clone(),
+        clocksource: h.clocksource.clone(),
+        started_at: Some(run.started_at.clone()),
+        ended_at: run.ended_at.clone(),
+        status: Some(run.status.clone()),
+        tool_version: Some(run.tool.version.clone()),
+        suites: run.suites.iter().map(|s| s.suite.clone()).collect(),
+        source: None,
+    });
+    if run.status != "complete" {
+        report.warnings.push(format!(
+            "the run is {}: only the suites it finished are here",
+            run.status
+        ));
+    }
+    for s in &run.suites {
+        if s.status != "complete" {
+            report.warnings.push(format!(
+                "suite {} {}: {}",
+                s.suite,
+                s.status,
+                s.error.as_deref().unwrap_or("no reason recorded")
+            ));
+        }
+    }
+    for name in &doc.skipped_suites {
+        report.warnings.push(format!(
+            "suite \"{name}\" is not known to this build of tickbook and was skipped"
+        ));
+    }
+    if let Some(c) = &doc.clocks {
+        let fallbacks = run
+            .suites
+            .iter()
+            .find(|s| s.suite == "clocks")
+            .map(|s| s.fallbacks.clone())
+            .unwrap_or_default();
+        report.clocks = Some(clocks_report(c, fallbacks, opts));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_file_is_a_report_not_a_panic() {
+        let r = analyze_bytes("x.json", b"\x00\xff garbage", &Options::default());
+        assert!(!r.ok);
+        assert!(r.error.unwrap().to_string().starts_with("x.json: "));
+    }
+}
