@@ -299,6 +299,11 @@ pub struct BernoulliData {
     pub budget_s: f64,
     /// Trials of an empty event: the timer overhead To (eq. 6).
     pub overhead: BernoulliTrials,
+    /// The empty event timed by the reference clock (ns per sample): the
+    /// reference's own overhead, subtracted from `reference_ns` before
+    /// comparing, as To is subtracted from the trials.
+    #[serde(default)]
+    pub reference_overhead_ns: Vec<f64>,
     pub events: Vec<BernoulliEvent>,
 }
 
