@@ -6,7 +6,8 @@
 //! are all checked and reported.
 
 use crate::format::{
-    ClocksData, RunFile, SamplesFile, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+    BernoulliData, BernoulliTrials, ClocksData, OpsData, RunFile, SamplesFile, FORMAT_MAJOR,
+    FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -44,6 +45,8 @@ pub enum Document {
 pub struct RunDocument {
     pub run: RunFile,
     pub clocks: Option<ClocksData>,
+    pub bernoulli: Option<BernoulliData>,
+    pub ops: Option<OpsData>,
     /// Suites this build does not know (from a newer minor version), skipped.
     pub skipped_suites: Vec<String>,
 }
@@ -221,6 +224,8 @@ fn check_version(cx: &Ctx, v: Option<&Value>) -> Result<(), ReadError> {
 fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
     let run: RunFile = cx.typed(value, "")?;
     let mut clocks = None;
+    let mut bernoulli = None;
+    let mut ops = None;
     let mut skipped_suites = Vec::new();
     for (i, suite) in run.suites.iter().enumerate() {
         let prefix = format!("suites[{i}].data");
@@ -231,12 +236,24 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
                 validate_clocks(cx, &data, &prefix)?;
                 clocks = Some(data);
             }
+            "bernoulli" => {
+                let data: BernoulliData = cx.typed(&suite.data, &prefix)?;
+                validate_bernoulli(cx, &data, &prefix)?;
+                bernoulli = Some(data);
+            }
+            "ops" => {
+                let data: OpsData = cx.typed(&suite.data, &prefix)?;
+                validate_ops(cx, &data, &prefix)?;
+                ops = Some(data);
+            }
             other => skipped_suites.push(other.to_string()),
         }
     }
     Ok(RunDocument {
         run,
         clocks,
+        bernoulli,
+        ops,
         skipped_suites,
     })
 }
@@ -275,6 +292,93 @@ fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadErr
         }
     }
     Ok(())
+}
+
+fn validate_bernoulli(cx: &Ctx, d: &BernoulliData, prefix: &str) -> Result<(), ReadError> {
+    positive(cx, d.tick_ns, &format!("{prefix}.tick_ns"))?;
+    if !(d.epsilon > 0.0 && d.confidence > 0.0 && d.confidence < 1.0) {
+        return Err(cx.err(
+            Some(format!("{prefix}.confidence")),
+            format!(
+                "expected epsilon > 0 and 0 < confidence < 1, found {} and {}",
+                d.epsilon, d.confidence
+            ),
+        ));
+    }
+    trials(cx, &d.overhead, &format!("{prefix}.overhead"))?;
+    check_samples(
+        cx,
+        &d.reference_overhead_ns,
+        &format!("{prefix}.reference_overhead_ns"),
+    )?;
+    for (i, e) in d.events.iter().enumerate() {
+        let at = format!("{prefix}.events[{i}]");
+        trials(cx, &e.trials, &format!("{at}.trials"))?;
+        check_samples(cx, &e.reference_ns, &format!("{at}.reference_ns"))?;
+    }
+    Ok(())
+}
+
+fn trials(cx: &Ctx, t: &BernoulliTrials, path: &str) -> Result<(), ReadError> {
+    if t.n == 0 || t.m > t.n {
+        return Err(cx.err(
+            Some(path.to_string()),
+            format!(
+                "expected 0 ≤ m ≤ n and n > 0, found m = {} and n = {}",
+                t.m, t.n
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn validate_ops(cx: &Ctx, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
+    if d.copies == 0 {
+        return Err(cx.err(
+            Some(format!("{prefix}.copies")),
+            "expected at least one copy",
+        ));
+    }
+    if let Some(hz) = d.counter_hz {
+        positive(cx, hz, &format!("{prefix}.counter_hz"))?;
+    }
+    if let Some(c) = &d.core_clock {
+        check_samples(cx, &c.ticks, &format!("{prefix}.core_clock.ticks"))?;
+    }
+    for (i, op) in d.ops.iter().enumerate() {
+        let at = format!("{prefix}.ops[{i}]");
+        for (name, a, b) in [
+            ("portable", &op.portable_n_ns, &op.portable_2n_ns),
+            ("counter", &op.counter_n_ticks, &op.counter_2n_ticks),
+        ] {
+            if a.len() != b.len() {
+                return Err(cx.err(
+                    Some(at.clone()),
+                    format!(
+                        "{name}: {} n-copy samples but {} 2n-copy samples; expected one pair per repetition",
+                        a.len(),
+                        b.len()
+                    ),
+                ));
+            }
+        }
+        check_samples(cx, &op.portable_n_ns, &format!("{at}.portable_n_ns"))?;
+        check_samples(cx, &op.portable_2n_ns, &format!("{at}.portable_2n_ns"))?;
+        check_samples(cx, &op.counter_n_ticks, &format!("{at}.counter_n_ticks"))?;
+        check_samples(cx, &op.counter_2n_ticks, &format!("{at}.counter_2n_ticks"))?;
+    }
+    Ok(())
+}
+
+fn positive(cx: &Ctx, v: f64, path: &str) -> Result<(), ReadError> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(cx.err(
+            Some(path.to_string()),
+            format!("expected a positive number, found {v}"),
+        ))
+    }
 }
 
 fn validate_samples(cx: &Ctx, s: &SamplesFile) -> Result<(), ReadError> {

@@ -6,6 +6,7 @@
 
 use clap::Args;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
@@ -49,9 +50,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             eprintln!("error: {e}");
         }
     }
-    if args.json {
+    let text = if args.json {
         match serde_json::to_string_pretty(&reports) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => s + "\n",
             Err(e) => {
                 eprintln!("error: cannot print the reports as JSON: {e}");
                 return ExitCode::FAILURE;
@@ -62,7 +63,20 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         for r in reports.iter().filter(|r| r.ok) {
             render_file(&mut out, r);
         }
-        print!("{out}");
+        out
+    };
+    // A reader that stops early (`| head`) is not an error worth a panic.
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            eprintln!("error: cannot write to stdout: {e}");
+            return ExitCode::FAILURE;
+        }
     }
     if failed {
         ExitCode::FAILURE

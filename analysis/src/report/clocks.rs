@@ -36,12 +36,17 @@ pub struct ClockRow {
     pub read_cost_p99_ns: Option<f64>,
     /// (ns, F) points of the read-cost ECDF, for the log-axis chart.
     pub read_cost_ecdf: Vec<(f64, f64)>,
+    /// Reads per timed batch, and the clock that timed the batches.
+    pub read_cost_batch: Option<u32>,
+    pub read_cost_reference: Option<String>,
     /// Consecutive reads that went backwards.
     pub violations: u64,
     /// The largest backwards step, in ns (positive number).
     pub largest_violation_ns: Option<f64>,
     pub scan_reads: u64,
     pub scan_duration_ns: Option<f64>,
+    /// Why the scan stopped (`max_steps` or `max_duration`).
+    pub scan_stopped_by: Option<String>,
 }
 
 pub const STEP_BINS: usize = 64;
@@ -100,10 +105,13 @@ fn clock_row(c: &ClockMeasurement, opts: &Options) -> ClockRow {
         read_cost: None,
         read_cost_p99_ns: None,
         read_cost_ecdf: Vec::new(),
+        read_cost_batch: c.read_cost.as_ref().map(|r| r.batch),
+        read_cost_reference: c.read_cost.as_ref().map(|r| r.reference.clone()),
         violations: 0,
         largest_violation_ns: None,
         scan_reads: 0,
         scan_duration_ns: None,
+        scan_stopped_by: c.scan.as_ref().and_then(|s| s.stopped_by.clone()),
     };
     if let Some(rc) = &c.read_cost {
         let mut sorted = rc.samples_ns.clone();
