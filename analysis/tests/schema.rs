@@ -261,6 +261,80 @@ fn full_clocks_data() -> ClocksData {
     }
 }
 
+fn trials(n: u64, m: u64) -> BernoulliTrials {
+    BernoulliTrials {
+        n,
+        m,
+        sum_steps_ns: m as f64 * 4e6,
+        planned: n + 10,
+        capped: true,
+        block_size: 100,
+        block_m: vec![m / 2, m - m / 2],
+    }
+}
+
+fn full_bernoulli() -> BernoulliData {
+    BernoulliData {
+        clock: "CLOCK_MONOTONIC_COARSE".into(),
+        tick_ns: 4e6,
+        reference: "tsc_lfence_rdtsc".into(),
+        epsilon: 0.01,
+        confidence: 0.95,
+        budget_s: 2.0,
+        overhead: trials(200, 1),
+        reference_overhead_ns: vec![20.1, 19.9],
+        events: vec![BernoulliEvent {
+            name: "busy_100ns".into(),
+            target_ns: 100.0,
+            work_units: 37,
+            trials: trials(200, 5),
+            reference_ns: vec![101.2, 99.8],
+        }],
+    }
+}
+
+fn full_ops() -> OpsData {
+    OpsData {
+        portable_clock: "std::time::Instant".into(),
+        counter_clock: Some("tsc_lfence_rdtsc".into()),
+        counter_hz: Some(2.4e9),
+        copies: 1000,
+        repetitions: 3,
+        core_clock: Some(CoreClock {
+            adds: 100_000,
+            ticks: vec![41_666.0, 41_670.0],
+        }),
+        ops: vec![
+            OpMeasurement {
+                name: "add_i64".into(),
+                group: "integer".into(),
+                form: "latency".into(),
+                implementation: "asm".into(),
+                instruction: Some("add rax, rcx".into()),
+                available: true,
+                unavailable_reason: None,
+                portable_n_ns: vec![420.0, 417.0, 418.0],
+                portable_2n_ns: vec![835.0, 833.0, 836.0],
+                counter_n_ticks: vec![1000.0, 1001.0, 999.0],
+                counter_2n_ticks: vec![2000.0, 2002.0, 1999.0],
+            },
+            OpMeasurement {
+                name: "div_f64".into(),
+                group: "float".into(),
+                form: "throughput".into(),
+                implementation: "portable".into(),
+                instruction: None,
+                available: false,
+                unavailable_reason: Some("not on this architecture".into()),
+                portable_n_ns: vec![],
+                portable_2n_ns: vec![],
+                counter_n_ticks: vec![],
+                counter_2n_ticks: vec![],
+            },
+        ],
+    }
+}
+
 /// A run file with every field, including every `Option`, populated.
 fn full_run() -> RunFile {
     RunFile {
@@ -346,6 +420,26 @@ fn full_run() -> RunFile {
                 config: Value::Null,
                 fallbacks: vec![],
                 data: Value::Null,
+            },
+            Suite {
+                suite: "bernoulli".into(),
+                status: "complete".into(),
+                error: None,
+                started_at: "2025-11-21T12:00:03Z".into(),
+                ended_at: "2025-11-21T12:00:03Z".into(),
+                config: json!({}),
+                fallbacks: vec![],
+                data: serde_json::to_value(full_bernoulli()).unwrap(),
+            },
+            Suite {
+                suite: "ops".into(),
+                status: "complete".into(),
+                error: None,
+                started_at: "2025-11-21T12:00:03Z".into(),
+                ended_at: "2025-11-21T12:00:03Z".into(),
+                config: json!({}),
+                fallbacks: vec![],
+                data: serde_json::to_value(full_ops()).unwrap(),
             },
             Suite {
                 suite: "from_a_newer_minor".into(),
@@ -618,7 +712,7 @@ fn schema_is_stricter_than_the_reader_on_enums_and_timestamps() {
     let cases: [Mutation; 4] = [
         ("run status \"done\"", |d| d["status"] = json!("done")),
         ("suite status \"ok\"", |d| {
-            d["suites"][2]["status"] = json!("ok")
+            d["suites"][4]["status"] = json!("ok")
         }),
         ("started_at not RFC 3339", |d| {
             d["started_at"] = json!("2025-11-21 12:00:00")
@@ -795,5 +889,54 @@ fn docs_samples_example_validates() {
             assert_eq!(shape, [5, 5, 5]);
         }
         other => panic!("the reader gives {other:?}"),
+    }
+}
+
+/// The bernoulli and ops suites' data is checked when the suite is complete.
+/// (Schema only: whether this build's reader parses these suites is up to
+/// read.rs.)
+#[test]
+fn bernoulli_and_ops_data_are_checked() {
+    let v = validator();
+    let run = serde_json::to_value(full_run()).unwrap();
+    assert_eq!(run["suites"][2]["suite"], "bernoulli");
+    assert_eq!(run["suites"][3]["suite"], "ops");
+    let cases: [Mutation; 8] = [
+        ("bernoulli n a string", |d| {
+            d["suites"][2]["data"]["overhead"]["n"] = json!("200")
+        }),
+        ("bernoulli n 0", |d| {
+            d["suites"][2]["data"]["events"][0]["trials"]["n"] = json!(0)
+        }),
+        ("bernoulli without events", |d| {
+            d["suites"][2]["data"]
+                .as_object_mut()
+                .unwrap()
+                .remove("events");
+        }),
+        ("bernoulli confidence 1", |d| {
+            d["suites"][2]["data"]["confidence"] = json!(1.0)
+        }),
+        ("bernoulli negative reference sample", |d| {
+            d["suites"][2]["data"]["events"][0]["reference_ns"][0] = json!(-1.0)
+        }),
+        ("ops copies 0", |d| {
+            d["suites"][3]["data"]["copies"] = json!(0)
+        }),
+        ("ops counter_hz 0", |d| {
+            d["suites"][3]["data"]["counter_hz"] = json!(0)
+        }),
+        ("ops available a string", |d| {
+            d["suites"][3]["data"]["ops"][0]["available"] = json!("yes")
+        }),
+    ];
+    for (name, f) in cases {
+        let mut d = run.clone();
+        f(&mut d);
+        assert_invalid(&v, name, &d);
+        // A failed suite's data is not checked (partial data is allowed).
+        let idx = if name.starts_with("bernoulli") { 2 } else { 3 };
+        d["suites"][idx]["status"] = json!("failed");
+        assert_valid(&v, &format!("{name}, suite failed"), &d);
     }
 }
