@@ -18,8 +18,11 @@ fn options_from_js(options: JsValue) -> Result<Options, JsError> {
     if options.is_undefined() || options.is_null() {
         return Ok(Options::default());
     }
-    serde_wasm_bindgen::from_value(options)
-        .map_err(|e| JsError::new(&format!("bad analysis options: {e}")))
+    let opts: Options = serde_wasm_bindgen::from_value(options)
+        .map_err(|e| JsError::new(&format!("bad analysis options: {e}")))?;
+    opts.validate()
+        .map_err(|e| JsError::new(&format!("bad analysis options: {e}")))?;
+    Ok(opts)
 }
 
 /// Analyse one file's bytes; returns the same `FileReport` object that
@@ -29,6 +32,27 @@ fn options_from_js(options: JsValue) -> Result<Options, JsError> {
 pub fn analyze(name: &str, bytes: &[u8], options: JsValue) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
     to_js(&analyze_bytes(name, bytes, &opts))
+}
+
+/// The Bernoulli trial planner (eq. 5) for any inputs: an event of
+/// `event_ns`, a clock tick of `tick_ns`, timer overhead `overhead_ns`,
+/// relative error `epsilon` at `confidence`. Returns `{p, trials,
+/// wall_time}` (wall time in ns) or null when the inputs admit no plan.
+#[wasm_bindgen]
+pub fn plan(
+    event_ns: f64,
+    tick_ns: f64,
+    overhead_ns: f64,
+    epsilon: f64,
+    confidence: f64,
+) -> Result<JsValue, JsError> {
+    to_js(&tickbook_analysis::stats::bernoulli::plan(
+        event_ns,
+        tick_ns,
+        overhead_ns,
+        epsilon,
+        confidence,
+    ))
 }
 
 /// The default analysis options, for the page's controls.

@@ -77,7 +77,10 @@ fn bad_files_are_reports() {
     ] {
         let r = analyze("bad.json", bytes, JsValue::NULL).unwrap();
         assert_eq!(get(&r, "ok").as_bool(), Some(false));
-        assert_eq!(get(&r, "error.file").as_string().as_deref(), Some("bad.json"));
+        assert_eq!(
+            get(&r, "error.file").as_string().as_deref(),
+            Some("bad.json")
+        );
         let msg = get(&r, "error.message").as_string().unwrap();
         assert!(msg.contains(expect), "{msg} lacks {expect}");
     }

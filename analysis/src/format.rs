@@ -169,6 +169,36 @@ pub struct ClocksData {
     /// Every TSC (or generic timer) frequency source tried, readable or not.
     #[serde(default)]
     pub tsc_frequency: Vec<FrequencySource>,
+    /// Monotonicity across CPUs: the thread migrates between `cpus` and
+    /// reads the clock just before and just after each move.
+    #[serde(default)]
+    pub cross_cpu: Vec<CrossCpuCheck>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CrossCpuCheck {
+    pub clock: String,
+    /// Unit of `steps` and `min_step`: `ns` or `tick`.
+    #[serde(default)]
+    pub unit: String,
+    pub cpus: Vec<u32>,
+    pub migrations: u64,
+    /// Moves after which the thread was not on the other CPU (not counted).
+    #[serde(default)]
+    pub not_moved: u64,
+    /// Steps (read after the move minus read before it) that were negative.
+    pub backwards: u64,
+    /// Smallest step, in the clock's unit: a skew larger than this would
+    /// have shown as a backward step; smaller skews cannot be seen.
+    #[serde(default)]
+    pub min_step: Option<i64>,
+    #[serde(default)]
+    pub ns_per_unit: Option<f64>,
+    /// Every step, in the clock's unit.
+    #[serde(default)]
+    pub steps: Vec<i64>,
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
 use tickbook_analysis::report::{analyze_bytes, ClocksReport, FileReport, Options, SamplesReport};
+use tickbook_analysis::stats::bootstrap::BootstrapOptions;
+use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
 
 #[derive(Args)]
@@ -24,13 +26,62 @@ pub struct AnalyzeArgs {
     /// Hyndman–Fan quantile definition, 1 to 9 (7 = R's default, numpy's linear).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=9))]
     quantile_type: u8,
+    /// Confidence level of intervals, e.g. 0.95.
+    #[arg(long, default_value_t = 0.95)]
+    confidence: f64,
+    /// Bootstrap resamples.
+    #[arg(long)]
+    resamples: Option<usize>,
+    /// Bootstrap seed (the same seed gives the same intervals everywhere).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Linkage for clustering operation costs.
+    #[arg(long, value_enum, default_value_t = LinkageArg::Average)]
+    linkage: LinkageArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum LinkageArg {
+    Single,
+    Complete,
+    Average,
+    Weighted,
+    Ward,
+    Centroid,
+    Median,
+}
+
+impl From<LinkageArg> for Linkage {
+    fn from(l: LinkageArg) -> Linkage {
+        match l {
+            LinkageArg::Single => Linkage::Single,
+            LinkageArg::Complete => Linkage::Complete,
+            LinkageArg::Average => Linkage::Average,
+            LinkageArg::Weighted => Linkage::Weighted,
+            LinkageArg::Ward => Linkage::Ward,
+            LinkageArg::Centroid => Linkage::Centroid,
+            LinkageArg::Median => Linkage::Median,
+        }
+    }
 }
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
+    let defaults = Options::default();
     let opts = Options {
         quantile_type: QuantileType::new(args.quantile_type).unwrap_or_default(),
-        ..Options::default()
+        confidence: args.confidence,
+        bootstrap: BootstrapOptions {
+            resamples: args.resamples.unwrap_or(defaults.bootstrap.resamples),
+            seed: args.seed.unwrap_or(defaults.bootstrap.seed),
+            confidence: args.confidence,
+        },
+        linkage: args.linkage.into(),
+        ..defaults
     };
+    if let Err(e) = opts.validate() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let reports: Vec<FileReport> = args
         .files
         .iter()

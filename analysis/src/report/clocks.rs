@@ -2,7 +2,7 @@
 //! the agreement of the TSC frequency sources.
 
 use super::Options;
-use crate::format::{ClockMeasurement, ClocksData, FrequencySource};
+use crate::format::{ClockMeasurement, ClocksData, CrossCpuCheck, FrequencySource};
 use crate::stats::{Ecdf, QuantileType, Summary};
 use serde::Serialize;
 
@@ -13,7 +13,36 @@ pub struct ClocksReport {
     pub tsc_hz_source: Option<String>,
     pub clocks: Vec<ClockRow>,
     pub frequency: FrequencyReport,
+    pub cross_cpu: Vec<CrossCpuRow>,
     pub fallbacks: Vec<String>,
+}
+
+/// Monotonicity across CPU migrations, per clock checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct CrossCpuRow {
+    pub clock: String,
+    pub cpus: Vec<u32>,
+    pub migrations: u64,
+    pub not_moved: u64,
+    pub backwards: u64,
+    /// The smallest step seen, in ns: skews below it cannot be detected.
+    pub min_step_ns: Option<f64>,
+    /// Median step, in ns (roughly the cost of a migration).
+    pub median_step_ns: Option<f64>,
+}
+
+fn cross_cpu_row(c: &CrossCpuCheck) -> CrossCpuRow {
+    let npu = c.ns_per_unit.unwrap_or(1.0);
+    let steps: Vec<f64> = c.steps.iter().map(|&s| s as f64 * npu).collect();
+    CrossCpuRow {
+        clock: c.clock.clone(),
+        cpus: c.cpus.clone(),
+        migrations: c.migrations,
+        not_moved: c.not_moved,
+        backwards: c.backwards,
+        min_step_ns: c.min_step.map(|s| s as f64 * npu),
+        median_step_ns: crate::stats::quantile(&steps, 0.5, QuantileType::TYPE7),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -86,6 +115,7 @@ pub fn clocks_report(d: &ClocksData, fallbacks: Vec<String>, opts: &Options) -> 
         tsc_hz_source: d.tsc_hz_source.clone(),
         clocks: d.clocks.iter().map(|c| clock_row(c, opts)).collect(),
         frequency: frequency_report(&d.tsc_frequency),
+        cross_cpu: d.cross_cpu.iter().map(cross_cpu_row).collect(),
         fallbacks,
     }
 }

@@ -5,13 +5,19 @@
 
 use crate::format::Host;
 use crate::read::{read_document, Document, ReadError, RunDocument};
+use crate::stats::bootstrap::BootstrapOptions;
+use crate::stats::cluster::Linkage;
 use crate::stats::QuantileType;
 use serde::{Deserialize, Serialize};
 
+mod bernoulli;
 mod clocks;
+mod ops;
 mod samples;
 
+pub use bernoulli::*;
 pub use clocks::*;
+pub use ops::*;
 pub use samples::*;
 
 /// Analysis parameters a user can turn.
@@ -21,6 +27,12 @@ pub struct Options {
     pub quantile_type: QuantileType,
     /// Points kept per ECDF curve for charts.
     pub ecdf_points: usize,
+    /// Confidence level of intervals (Bernoulli, regression).
+    pub confidence: f64,
+    /// Resamples, confidence and seed of every bootstrap.
+    pub bootstrap: BootstrapOptions,
+    /// Linkage of the hierarchical clustering of operation costs.
+    pub linkage: Linkage,
 }
 
 impl Default for Options {
@@ -28,7 +40,41 @@ impl Default for Options {
         Options {
             quantile_type: QuantileType::TYPE7,
             ecdf_points: 256,
+            confidence: 0.95,
+            bootstrap: BootstrapOptions {
+                // Per-operation CIs run hundreds of bootstraps; 2000
+                // resamples keep a full ops file under a second.
+                resamples: 2000,
+                ..BootstrapOptions::default()
+            },
+            linkage: Linkage::Average,
         }
+    }
+}
+
+impl Options {
+    /// Reject values no analysis can use, with the reason.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.confidence > 0.0 && self.confidence < 1.0) {
+            return Err(format!(
+                "confidence must be in (0, 1), got {}",
+                self.confidence
+            ));
+        }
+        let b = &self.bootstrap;
+        if !(b.confidence > 0.0 && b.confidence < 1.0) {
+            return Err(format!(
+                "bootstrap confidence must be in (0, 1), got {}",
+                b.confidence
+            ));
+        }
+        if b.resamples == 0 || b.resamples > 1_000_000 {
+            return Err(format!(
+                "bootstrap resamples must be 1 to 1000000, got {}",
+                b.resamples
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -49,6 +95,10 @@ pub struct FileReport {
     pub clocks: Option<ClocksReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub samples: Option<SamplesReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bernoulli: Option<BernoulliReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ops: Option<OpsReport>,
     pub options: Options,
 }
 
@@ -82,6 +132,8 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
         warnings: Vec::new(),
         clocks: None,
         samples: None,
+        bernoulli: None,
+        ops: None,
         options: *opts,
     };
     match read_document(file, bytes) {
@@ -157,6 +209,12 @@ fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
             .map(|s| s.fallbacks.clone())
             .unwrap_or_default();
         report.clocks = Some(clocks_report(c, fallbacks, opts));
+    }
+    if let Some(b) = &doc.bernoulli {
+        report.bernoulli = Some(bernoulli_report(b, opts));
+    }
+    if let Some(o) = &doc.ops {
+        report.ops = Some(ops_report(o, opts));
     }
 }
 

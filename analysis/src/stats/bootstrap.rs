@@ -46,7 +46,7 @@ pub fn rng(seed: u64) -> Xoshiro256PlusPlus {
 /// confidence outside (0, 1).
 pub fn percentile_ci(
     data: &[f64],
-    stat: impl Fn(&[f64]) -> f64,
+    mut stat: impl FnMut(&[f64]) -> f64,
     opts: &BootstrapOptions,
 ) -> Option<BootstrapCi> {
     if data.is_empty() || opts.resamples == 0 || !(opts.confidence > 0.0 && opts.confidence < 1.0) {
@@ -84,6 +84,14 @@ pub fn interval_from(
     })
 }
 
+/// The type 7 median (a statistic for [`percentile_ci`]); NaN when empty.
+pub fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    quantile_sorted(&v, 0.5, QuantileType::TYPE7).unwrap_or(f64::NAN)
+}
+
+/// The mean (a statistic for [`percentile_ci`]); NaN when empty.
 pub fn mean(xs: &[f64]) -> f64 {
     super::moments::Welford::from_slice(xs)
         .mean()

@@ -3,8 +3,8 @@
 //! back-to-back reads), and where the counter's frequency comes from.
 
 use indicatif::ProgressBar;
-use serde_json::{json, Value};
-use tickbook_analysis::format::{ClockMeasurement, ClocksData, ReadCost};
+use serde_json::json;
+use tickbook_analysis::format::{ClockMeasurement, ClocksData, CrossCpuCheck, ReadCost};
 use tickbook_analysis::report::{clocks_report, Options};
 
 use super::scan::{self, ScanLimits};
@@ -351,7 +351,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             &mut fallbacks,
         )
     } else {
-        Value::Null
+        Vec::new()
     };
     if interrupted.is_none() {
         interrupted = signals::stop_requested();
@@ -368,16 +368,13 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         tsc_hz_source,
         clocks,
         tsc_frequency: sources,
+        cross_cpu: cross,
     };
     let summary = summary_lines(&data, &fallbacks);
-    let mut data_value = serde_json::to_value(&data).map_err(|e| super::SuiteFailure {
+    let data_value = serde_json::to_value(&data).map_err(|e| super::SuiteFailure {
         message: format!("cannot serialize clocks data: {e}"),
         partial: None,
     })?;
-    if let Value::Object(obj) = &mut data_value {
-        // Extra field: readers ignore fields they do not know.
-        obj.insert("cross_cpu".to_string(), cross);
-    }
     let config = json!({
         "mode": if ctx.quick { "quick" } else { "full" },
         "read_cost": {
@@ -528,14 +525,14 @@ fn cross_cpu(
     p: &Params,
     ctx: &Ctx,
     fallbacks: &mut Vec<String>,
-) -> Value {
+) -> Vec<CrossCpuCheck> {
     let cpus = original.map(|s| s.cpus()).unwrap_or_default();
     if cpus.len() < 2 {
         fallbacks.push(format!(
             "cross-CPU monotonicity check skipped: {} CPU(s) allowed for this thread",
             cpus.len()
         ));
-        return Value::Array(Vec::new());
+        return Vec::new();
     }
     let pair = [cpus[0], cpus[1]];
     let mut list: Vec<(&str, Source, &str, Option<f64>)> = Vec::new();
@@ -582,13 +579,18 @@ fn cross_cpu(
                         raw.not_moved, raw.migrations
                     ));
                 }
-                out.push(json!({
-                    "clock": name, "unit": unit, "ns_per_unit": npu, "cpus": raw.cpus,
-                    "migrations": raw.migrations, "backwards": backwards,
-                    "not_moved": raw.not_moved, "min_step": min,
-                    "steps": raw.steps,
-                    "note": "step = read after the move minus read before it; a clock is caught going backwards only if its skew exceeds the move time"
-                }));
+                out.push(CrossCpuCheck {
+                    clock: name.to_string(),
+                    unit: unit.to_string(),
+                    ns_per_unit: npu,
+                    cpus: raw.cpus.iter().map(|&c| c as u32).collect(),
+                    migrations: raw.migrations as u64,
+                    backwards: backwards as u64,
+                    not_moved: raw.not_moved,
+                    min_step: min,
+                    steps: raw.steps,
+                    note: Some("step = read after the move minus read before it; a clock is caught going backwards only if its skew exceeds the move time".into()),
+                });
             }
             Err(e) => {
                 bar.finish_with_message(format!("skipped: {e}"));
@@ -600,7 +602,7 @@ fn cross_cpu(
     if let Some(cpu) = affinity::current_cpu() {
         let _ = affinity::set(&affinity::CpuSet::single(cpu));
     }
-    Value::Array(out)
+    out
 }
 
 fn median(xs: &[f64]) -> Option<f64> {

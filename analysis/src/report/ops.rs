@@ -1,0 +1,428 @@
+//! The operation-cost cells: per-operation cost table with bootstrap CIs,
+//! the six-number summary and Tukey outliers over all operations (the seed's
+//! Table 3), hierarchical clustering with the granularity cut at each of the
+//! six statistics (Tables 4–6), and the calibration of portable timings
+//! against the cycle counter (METHODS.md §000).
+
+use super::Options;
+use crate::format::{OpMeasurement, OpsData};
+use crate::stats::bootstrap::{median, percentile_ci, BootstrapCi};
+use crate::stats::cluster::{cluster_1d, Dendrogram, Linkage};
+use crate::stats::regression::{ols, Fit};
+use crate::stats::{Fences, Summary};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OpsReport {
+    pub portable_clock: String,
+    pub counter_clock: Option<String>,
+    pub counter_hz: Option<f64>,
+    pub copies: u32,
+    pub repetitions: u32,
+    pub core: Option<CoreClockRow>,
+    pub ops: Vec<OpRow>,
+    /// One analysis per form (`latency`, `throughput`).
+    pub forms: Vec<FormReport>,
+}
+
+/// Core cycles per counter tick from a chain of dependent adds (one core
+/// cycle each).
+#[derive(Debug, Clone, Serialize)]
+pub struct CoreClockRow {
+    pub adds: u64,
+    pub samples: usize,
+    /// Median counter ticks per add = ticks per core cycle, with its CI.
+    pub ticks_per_cycle: BootstrapCi,
+    pub cycles_per_tick: f64,
+    /// Core clock in Hz (counter Hz × cycles per tick), when the counter
+    /// frequency is known.
+    pub core_hz: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OpRow {
+    pub name: String,
+    pub group: String,
+    pub form: String,
+    pub implementation: String,
+    pub instruction: Option<String>,
+    pub available: bool,
+    pub unavailable_reason: Option<String>,
+    /// ns per operation by the portable clock: median over repetitions of
+    /// (t(2n) − t(n)) / n, with a bootstrap CI.
+    pub portable_ns: Option<BootstrapCi>,
+    /// Counter ticks per operation, likewise.
+    pub counter_ticks: Option<BootstrapCi>,
+    /// `counter_ticks` in ns (× 10⁹ / counter Hz).
+    pub counter_ns: Option<BootstrapCi>,
+    /// `counter_ticks` in core cycles (÷ ticks per cycle).
+    pub core_cycles: Option<BootstrapCi>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FormReport {
+    pub form: String,
+    /// What the summary and clustering are of.
+    pub basis: String,
+    /// Operations included (available, with an estimate), in order.
+    pub names: Vec<String>,
+    pub values_ns: Vec<f64>,
+    pub summary: Option<Summary>,
+    pub fences: Option<Fences>,
+    pub outliers: Vec<NamedOutlier>,
+    pub clustering: Option<ClusteringReport>,
+    pub calibration: Option<CalibrationReport>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NamedOutlier {
+    pub name: String,
+    pub value_ns: f64,
+    pub extreme: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClusteringReport {
+    pub method: Linkage,
+    /// Observations are `names[i]` of the form report.
+    pub dendrogram: Dendrogram,
+    /// The granularity cut at each of the six statistics.
+    pub cuts: Vec<CutRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CutRow {
+    /// `min`, `q1`, `median`, `mean`, `q3` or `max`.
+    pub statistic: String,
+    pub granularity_ns: f64,
+    pub clusters: usize,
+    /// Clusters in order of mean cost; members in order of cost.
+    pub members: Vec<ClusterRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClusterRow {
+    pub names: Vec<String>,
+    pub min_ns: f64,
+    pub max_ns: f64,
+    pub mean_ns: f64,
+}
+
+/// y = α + β·x with x the portable ns/op and y the counter's ns/op.
+#[derive(Debug, Clone, Serialize)]
+pub struct CalibrationReport {
+    pub fit: Fit,
+    pub points: Vec<CalibrationPoint>,
+    /// The operations with the largest |residual|, largest first.
+    pub largest_residuals: Vec<String>,
+    /// Core cycles per counter tick, to read the slope against.
+    pub cycles_per_tick: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CalibrationPoint {
+    pub name: String,
+    pub portable_ns: f64,
+    pub counter_ns: f64,
+    pub residual_ns: f64,
+}
+
+/// Per-op cost samples: (t(2n) − t(n)) / n for each repetition.
+fn per_op(n_copies: &[f64], two_n: &[f64], copies: u32) -> Vec<f64> {
+    n_copies
+        .iter()
+        .zip(two_n)
+        .map(|(a, b)| (b - a) / copies as f64)
+        .collect()
+}
+
+fn scaled(ci: &BootstrapCi, k: f64) -> BootstrapCi {
+    BootstrapCi {
+        estimate: ci.estimate * k,
+        lo: ci.lo * k,
+        hi: ci.hi * k,
+        ..ci.clone()
+    }
+}
+
+fn op_row(op: &OpMeasurement, d: &OpsData, ticks_per_cycle: Option<f64>, o: &Options) -> OpRow {
+    let ci = |xs: Vec<f64>| percentile_ci(&xs, median, &o.bootstrap);
+    let portable_ns = ci(per_op(&op.portable_n_ns, &op.portable_2n_ns, d.copies));
+    let counter_ticks = ci(per_op(&op.counter_n_ticks, &op.counter_2n_ticks, d.copies));
+    OpRow {
+        name: op.name.clone(),
+        group: op.group.clone(),
+        form: op.form.clone(),
+        implementation: op.implementation.clone(),
+        instruction: op.instruction.clone(),
+        available: op.available,
+        unavailable_reason: op.unavailable_reason.clone(),
+        portable_ns,
+        counter_ns: match (&counter_ticks, d.counter_hz) {
+            (Some(t), Some(hz)) => Some(scaled(t, 1e9 / hz)),
+            _ => None,
+        },
+        core_cycles: match (&counter_ticks, ticks_per_cycle) {
+            (Some(t), Some(tpc)) if tpc > 0.0 => Some(scaled(t, 1.0 / tpc)),
+            _ => None,
+        },
+        counter_ticks,
+    }
+}
+
+pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
+    let core = d.core_clock.as_ref().and_then(|c| {
+        let per_add: Vec<f64> = c.ticks.iter().map(|t| t / c.adds as f64).collect();
+        let tpc = percentile_ci(&per_add, median, &o.bootstrap)?;
+        (tpc.estimate > 0.0).then(|| CoreClockRow {
+            adds: c.adds,
+            samples: c.ticks.len(),
+            cycles_per_tick: 1.0 / tpc.estimate,
+            core_hz: d.counter_hz.map(|hz| hz / tpc.estimate),
+            ticks_per_cycle: tpc,
+        })
+    });
+    let tpc = core.as_ref().map(|c| c.ticks_per_cycle.estimate);
+    let ops: Vec<OpRow> = d.ops.iter().map(|op| op_row(op, d, tpc, o)).collect();
+
+    let mut forms: Vec<String> = Vec::new();
+    for op in &ops {
+        if !forms.contains(&op.form) {
+            forms.push(op.form.clone());
+        }
+    }
+    let forms = forms
+        .into_iter()
+        .map(|f| form_report(&f, &ops, core.as_ref().map(|c| c.cycles_per_tick), o))
+        .collect();
+    OpsReport {
+        portable_clock: d.portable_clock.clone(),
+        counter_clock: d.counter_clock.clone(),
+        counter_hz: d.counter_hz,
+        copies: d.copies,
+        repetitions: d.repetitions,
+        core,
+        ops,
+        forms,
+    }
+}
+
+fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Options) -> FormReport {
+    let rows: Vec<&OpRow> = ops
+        .iter()
+        .filter(|r| r.form == form && r.available && r.portable_ns.is_some())
+        .collect();
+    let names: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
+    let values: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.portable_ns.as_ref().map(|c| c.estimate))
+        .collect();
+    let mut sorted = values.clone();
+    sorted.sort_by(f64::total_cmp);
+    let summary = Summary::of_sorted(&sorted, o.quantile_type);
+    let fences = summary.as_ref().map(|s| Fences::of(s, &sorted));
+    let outliers = match &fences {
+        Some(f) => names
+            .iter()
+            .zip(&values)
+            .filter(|(_, v)| f.is_outlier(**v))
+            .map(|(n, v)| NamedOutlier {
+                name: n.clone(),
+                value_ns: *v,
+                extreme: f.is_extreme(*v),
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let clustering = summary
+        .as_ref()
+        .and_then(|s| clustering_report(&names, &values, s, o.linkage));
+
+    let points: Vec<(String, f64, f64)> = rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                r.name.clone(),
+                r.portable_ns.as_ref()?.estimate,
+                r.counter_ns.as_ref()?.estimate,
+            ))
+        })
+        .collect();
+    let xs: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let ys: Vec<f64> = points.iter().map(|p| p.2).collect();
+    let calibration = ols(&xs, &ys, o.confidence).map(|fit| {
+        let points: Vec<CalibrationPoint> = points
+            .iter()
+            .zip(&fit.residuals)
+            .map(|((name, x, y), r)| CalibrationPoint {
+                name: name.clone(),
+                portable_ns: *x,
+                counter_ns: *y,
+                residual_ns: *r,
+            })
+            .collect();
+        let mut by_residual: Vec<&CalibrationPoint> = points.iter().collect();
+        by_residual.sort_by(|a, b| b.residual_ns.abs().total_cmp(&a.residual_ns.abs()));
+        CalibrationReport {
+            largest_residuals: by_residual.iter().take(5).map(|p| p.name.clone()).collect(),
+            points,
+            fit,
+            cycles_per_tick,
+        }
+    });
+
+    FormReport {
+        form: form.to_string(),
+        basis: "portable ns per operation (median over repetitions)".into(),
+        names,
+        values_ns: values,
+        summary,
+        fences,
+        outliers,
+        clustering,
+        calibration,
+    }
+}
+
+fn clustering_report(
+    names: &[String],
+    values: &[f64],
+    s: &Summary,
+    method: Linkage,
+) -> Option<ClusteringReport> {
+    let dendrogram = cluster_1d(values, method)?;
+    let cuts = [
+        ("min", s.min),
+        ("q1", s.q1),
+        ("median", s.median),
+        ("mean", s.mean),
+        ("q3", s.q3),
+        ("max", s.max),
+    ]
+    .into_iter()
+    .map(|(statistic, t)| {
+        let labels = dendrogram.cut(t);
+        let k = labels.iter().max().map_or(0, |m| m + 1);
+        let mut members: Vec<ClusterRow> = (0..k)
+            .map(|c| {
+                let mut m: Vec<(f64, &String)> = labels
+                    .iter()
+                    .zip(values.iter().zip(names))
+                    .filter(|(l, _)| **l == c)
+                    .map(|(_, (v, n))| (*v, n))
+                    .collect();
+                m.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(b.1)));
+                ClusterRow {
+                    min_ns: m.first().map_or(f64::NAN, |x| x.0),
+                    max_ns: m.last().map_or(f64::NAN, |x| x.0),
+                    mean_ns: m.iter().map(|x| x.0).sum::<f64>() / m.len().max(1) as f64,
+                    names: m.into_iter().map(|x| x.1.clone()).collect(),
+                }
+            })
+            .collect();
+        members.sort_by(|a, b| a.mean_ns.total_cmp(&b.mean_ns));
+        CutRow {
+            statistic: statistic.into(),
+            granularity_ns: t,
+            clusters: k,
+            members,
+        }
+    })
+    .collect();
+    Some(ClusteringReport {
+        method,
+        dendrogram,
+        cuts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::CoreClock;
+
+    fn op(name: &str, form: &str, ns: f64, ticks: f64) -> OpMeasurement {
+        // n = 100 copies; the 2n sequence costs 100 more ops.
+        let reps = 31;
+        let jitter = |i: usize| 1.0 + (i % 5) as f64 * 1e-3;
+        OpMeasurement {
+            name: name.into(),
+            group: "integer".into(),
+            form: form.into(),
+            implementation: "asm".into(),
+            instruction: None,
+            available: true,
+            unavailable_reason: None,
+            portable_n_ns: (0..reps).map(|_| 50.0 + 100.0 * ns).collect(),
+            portable_2n_ns: (0..reps).map(|i| 50.0 + 200.0 * ns * jitter(i)).collect(),
+            counter_n_ticks: (0..reps).map(|_| 20.0 + 100.0 * ticks).collect(),
+            counter_2n_ticks: (0..reps)
+                .map(|i| 20.0 + 200.0 * ticks * jitter(i))
+                .collect(),
+        }
+    }
+
+    fn data() -> OpsData {
+        // Counter at 2 GHz, core at 4 GHz: 0.5 ticks per cycle.
+        let costs = [0.25, 0.25, 0.5, 0.75, 1.0, 1.0, 3.5, 4.0, 10.0];
+        OpsData {
+            portable_clock: "std::time::Instant".into(),
+            counter_clock: Some("tsc_lfence_rdtsc".into()),
+            counter_hz: Some(2e9),
+            copies: 100,
+            repetitions: 31,
+            core_clock: Some(CoreClock {
+                adds: 1_000_000,
+                ticks: vec![500_000.0; 31],
+            }),
+            ops: costs
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| op(&format!("op{i}"), "latency", c, c * 2.0 * 1.1))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn per_op_costs_cycles_and_calibration() {
+        let r = ops_report(&data(), &Options::default());
+        let core = r.core.as_ref().unwrap();
+        assert!((core.cycles_per_tick - 2.0).abs() < 1e-12);
+        assert!((core.core_hz.unwrap() - 4e9).abs() < 1e-3);
+        let op4 = &r.ops[4];
+        let p = op4.portable_ns.as_ref().unwrap();
+        // Median jitter 1.002 on the 2n run: (2·1.002 − 1) = 1.004 ns per op.
+        assert!((p.estimate - 1.004).abs() < 1e-9, "{p:?}");
+        assert!(p.lo <= p.estimate && p.estimate <= p.hi);
+        // 2.2 ticks per op at 0.5 ticks/cycle = 4.4 cycles; 1.1 ns at 2 GHz.
+        let cyc = op4.core_cycles.as_ref().unwrap().estimate;
+        assert!((cyc - 4.4 * 1.004).abs() < 1e-9, "{cyc}");
+        let f = &r.forms[0];
+        assert_eq!(f.names.len(), 9);
+        let cal = f.calibration.as_ref().unwrap();
+        assert!((cal.fit.slope - 1.1).abs() < 1e-9, "{:?}", cal.fit);
+        assert!(cal.fit.r > 0.999);
+        assert_eq!(f.outliers.len(), 1);
+        assert_eq!(f.outliers[0].name, "op8");
+    }
+
+    #[test]
+    fn clustering_cuts_at_the_six_statistics() {
+        let r = ops_report(&data(), &Options::default());
+        let c = r.forms[0].clustering.as_ref().unwrap();
+        let stats: Vec<&str> = c.cuts.iter().map(|c| c.statistic.as_str()).collect();
+        assert_eq!(stats, ["min", "q1", "median", "mean", "q3", "max"]);
+        let max = c.cuts.last().unwrap();
+        assert_eq!(max.clusters, 1);
+        // Cluster counts never grow as the granularity grows.
+        let mut by_t: Vec<&CutRow> = c.cuts.iter().collect();
+        by_t.sort_by(|a, b| a.granularity_ns.total_cmp(&b.granularity_ns));
+        assert!(by_t.windows(2).all(|w| w[0].clusters >= w[1].clusters));
+        // Every member appears once per cut, clusters ordered by cost.
+        for cut in &c.cuts {
+            let n: usize = cut.members.iter().map(|m| m.names.len()).sum();
+            assert_eq!(n, 9);
+            assert!(cut.members.windows(2).all(|w| w[0].mean_ns <= w[1].mean_ns));
+        }
+    }
+}
