@@ -428,3 +428,110 @@ pub struct OpMeasurement {
     #[serde(default)]
     pub counter_2n_ticks: Vec<f64>,
 }
+
+/// `data` of the `copy` suite: the array-copy benchmark of METHODS.md §001
+/// — 8 variants × alignments × implementations × lengths.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CopyData {
+    /// The clock that timed the samples (`tsc_lfence_rdtsc`, `std::time::Instant`).
+    pub clock: String,
+    /// Copies per timed sample; each sample is the time of one copy in ns
+    /// (the timed total divided by this).
+    pub copies_per_sample: u32,
+    pub repetitions: u32,
+    /// Cache sizes (bytes) the lengths were chosen around, e.g. `L1d`, `L2`, `L3`.
+    #[serde(default)]
+    pub cache_bytes: Vec<NamedSize>,
+    pub cases: Vec<CopyCase>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct NamedSize {
+    pub name: String,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CopyCase {
+    /// `std_copy_nonoverlapping`, `std_copy` (memmove), `rep_movsb`,
+    /// `sse2_loop16`, `avx2_loop32`, `byte_loop`.
+    pub implementation: String,
+    /// 1–8, as the seed's ArrayCopyTest3: 1–4 distinct arrays, 5–8 the same
+    /// array, with offsets (0,0), (off,0), (0,off), (off,off).
+    pub variant: u8,
+    pub same_array: bool,
+    pub src_offset: u64,
+    pub dst_offset: u64,
+    /// The alignment the offset and length were rounded to (`i − i % align`).
+    pub alignment: u64,
+    /// Bytes copied.
+    pub length: u64,
+    pub available: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+    /// ns per copy, every sample.
+    #[serde(default)]
+    pub samples_ns: Vec<f64>,
+}
+
+/// `data` of the `alloc` suite: workloads under page-placement strategies and
+/// allocators, each configuration run as many separate child executions
+/// (METHODS.md §002).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AllocData {
+    pub executions_per_config: u32,
+    pub measurements_per_execution: u32,
+    /// Page colours of the cache used for colouring (None where unknown).
+    #[serde(default)]
+    pub colours: Option<u32>,
+    /// The cache the colours come from, e.g. `L2` (size, ways, line size).
+    #[serde(default)]
+    pub colour_cache: Option<Cache>,
+    /// Seed of the randomized execution order and environment padding.
+    pub schedule_seed: u64,
+    pub configs: Vec<AllocConfig>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AllocConfig {
+    /// `fft`, `sor`, `lu`, `sparse_matmul`, `monte_carlo`, `stream`.
+    pub workload: String,
+    /// Working set as a multiple of `cache` (0.5, 1, 2).
+    pub size_factor: f64,
+    /// The cache the size factor refers to, e.g. `L2`.
+    pub cache: String,
+    pub working_set_bytes: u64,
+    /// `default_4k`, `thp_madvise`, `page_colouring`, `bin_hopping`.
+    pub strategy: String,
+    /// `system`, `mimalloc`, `jemalloc`.
+    pub allocator: String,
+    pub available: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+    /// Unit of the measurements (`ns`).
+    pub unit: String,
+    pub executions: Vec<AllocExecution>,
+}
+
+/// One child process run of a configuration.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct AllocExecution {
+    /// Position in the randomized schedule of the whole suite.
+    pub order: u32,
+    /// `false` when the child failed; `error` says how. Kept, not dropped.
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Bytes of random environment padding the child was started with.
+    pub env_padding_bytes: u64,
+    /// Every measurement of the workload in this execution.
+    #[serde(default)]
+    pub measurements: Vec<f64>,
+    /// Pages per colour actually obtained (colouring strategies), from
+    /// `/proc/self/pagemap`.
+    #[serde(default)]
+    pub colour_histogram: Vec<u64>,
+    /// Pages whose colour differed from the one the strategy asked for.
+    #[serde(default)]
+    pub colour_misses: Option<u64>,
+}
