@@ -6,6 +6,7 @@
 //! suite, so a crash or a signal loses at most the suite in flight.
 
 mod affinity;
+mod bernoulli;
 mod clocks;
 mod cpuid;
 mod host;
@@ -26,13 +27,19 @@ use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION
 
 /// Every known suite, in the order they run by default. Later suites
 /// (bernoulli, ops, copy, alloc, trace, bottleneck) plug in here.
-const SUITES: &[SuiteDef] = &[SuiteDef {
-    name: "clocks",
-    run: clocks::run,
-}];
+const SUITES: &[SuiteDef] = &[
+    SuiteDef {
+        name: "clocks",
+        run: clocks::run,
+    },
+    SuiteDef {
+        name: "bernoulli",
+        run: bernoulli::run,
+    },
+];
 
 /// Names for the command line; kept in step with [`SUITES`] by a test.
-const SUITE_NAMES: &[&str] = &["clocks"];
+const SUITE_NAMES: &[&str] = &["clocks", "bernoulli"];
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {
@@ -49,12 +56,38 @@ pub struct CollectArgs {
     /// timer), to exercise the CLOCK_MONOTONIC_RAW fallback paths.
     #[arg(long, hide = true)]
     pub no_counter: bool,
+    /// bernoulli suite: relative error ε the trial count is planned for (eq. 5).
+    #[arg(long, value_name = "E", default_value_t = 0.05, value_parser = parse_epsilon)]
+    pub epsilon: f64,
+    /// bernoulli suite: confidence level of that relative error.
+    #[arg(long, value_name = "C", default_value_t = 0.95, value_parser = parse_confidence)]
+    pub confidence: f64,
+}
+
+fn parse_open_unit(s: &str, what: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{what}: {e}"))?;
+    if v > 0.0 && v < 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{what} must be strictly between 0 and 1, got {v}"))
+    }
+}
+
+fn parse_epsilon(s: &str) -> Result<f64, String> {
+    parse_open_unit(s, "epsilon")
+}
+
+fn parse_confidence(s: &str) -> Result<f64, String> {
+    parse_open_unit(s, "confidence")
 }
 
 /// What a suite is given.
 pub struct Ctx<'a> {
     pub quick: bool,
     pub no_counter: bool,
+    /// bernoulli: relative error and confidence for planning trials.
+    pub epsilon: f64,
+    pub confidence: f64,
     pub progress: &'a progress::Progress,
 }
 
@@ -146,6 +179,8 @@ pub fn run(args: CollectArgs) -> ExitCode {
     let ctx = Ctx {
         quick: args.quick,
         no_counter: args.no_counter,
+        epsilon: args.epsilon,
+        confidence: args.confidence,
         progress: &progress,
     };
     let mut summary: Vec<String> = Vec::new();
@@ -257,6 +292,95 @@ pub fn interrupted_failure(sig: i32, partial: Option<Box<SuiteOutput>>) -> Suite
         ),
         partial,
     }
+}
+
+/// The cycle counter as the bernoulli and ops suites use it: whether it can
+/// be read, and the frequency that converts its ticks to ns.
+#[derive(Debug, Clone)]
+pub struct Counter {
+    pub support: tsc::CounterSupport,
+    /// Chosen frequency (Hz) and the name of its source; `None` when the
+    /// counter is unusable or no source was readable.
+    pub hz: Option<(f64, String)>,
+    /// Why the counter or its frequency is missing, for `Suite.fallbacks`.
+    pub fallbacks: Vec<String>,
+}
+
+impl Counter {
+    /// The ordered read and ns per tick, when both are known.
+    pub fn reader(&self) -> Option<(fn() -> u64, f64)> {
+        let read = tsc::ordered_reader(&self.support)?;
+        let (hz, _) = self.hz.as_ref()?;
+        Some((read, 1e9 / hz))
+    }
+}
+
+/// Detect the counter and choose its frequency the way the clocks suite
+/// does. Computed once per process: the calibration takes up to seconds.
+pub fn counter(ctx: &Ctx) -> Counter {
+    static CACHE: std::sync::OnceLock<Counter> = std::sync::OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            let flags: Vec<String> = host::read_text("/proc/cpuinfo")
+                .map(|t| {
+                    host::parse_cpuinfo(&t)
+                        .get("flags")
+                        .unwrap_or("")
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let support = tsc::detect(ctx.no_counter, &flags);
+            let mut fallbacks = Vec::new();
+            let mut hz = None;
+            if let Some(why) = &support.unavailable {
+                fallbacks.push(format!("cycle counter not used: {why}"));
+            } else {
+                let pb = ctx.progress.spinner("counter frequency", "");
+                let sources = tsc::frequency_sources(&support, ctx.quick, |name| {
+                    pb.set_message(format!("reading {name}"));
+                });
+                hz = tsc::choose(&sources).map(|(h, name, _)| (h, name));
+                match &hz {
+                    Some((h, name)) => {
+                        pb.finish_with_message(format!("{:.6} MHz from {name}", h / 1e6))
+                    }
+                    None => {
+                        pb.finish_with_message("no frequency source was readable");
+                        fallbacks.push(
+                            "counter frequency unknown: no frequency source was readable"
+                                .to_string(),
+                        );
+                    }
+                }
+            }
+            Counter {
+                support,
+                hz,
+                fallbacks,
+            }
+        })
+        .clone()
+}
+
+/// Pin the calling thread to the CPU it is on (records a fallback when it
+/// cannot); the original mask comes back when the returned guard drops.
+pub fn pin_here(fallbacks: &mut Vec<String>) -> (affinity::Restore, Option<usize>) {
+    let original = affinity::get();
+    let mut pinned = None;
+    match (&original, affinity::current_cpu()) {
+        (Ok(_), Some(cpu)) => match affinity::set(&affinity::CpuSet::single(cpu)) {
+            Ok(()) => pinned = Some(cpu),
+            Err(e) => fallbacks.push(format!("not pinned to a CPU: sched_setaffinity: {e}")),
+        },
+        (Err(e), _) => fallbacks.push(format!("not pinned to a CPU: sched_getaffinity: {e}")),
+        (_, None) => fallbacks.push("not pinned to a CPU: sched_getcpu failed".to_string()),
+    }
+    (
+        affinity::Restore::new(original.as_ref().ok().copied()),
+        pinned,
+    )
 }
 
 #[cfg(test)]
