@@ -6,6 +6,7 @@ pub mod bernoulli;
 pub mod bootstrap;
 pub mod cluster;
 pub mod dist;
+pub mod executions;
 pub mod ecdf;
 pub mod moments;
 pub mod quantile;
