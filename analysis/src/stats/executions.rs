@@ -245,7 +245,7 @@ pub fn executions_needed(
     let t2 = re.t2_sq?;
     let per = t2 + re.t1_sq / r1.max(1) as f64;
     let target = rel_half_width * re.mean.abs();
-    if !(target > 0.0) {
+    if target.is_nan() || target <= 0.0 {
         return None;
     }
     (2..=1_000_000u64).find(|&r2| {
