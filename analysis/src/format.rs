@@ -472,6 +472,10 @@ pub struct CopyCase {
     /// ns per copy, every sample.
     #[serde(default)]
     pub samples_ns: Vec<f64>,
+    /// Copies per timed sample in this case when it differs from
+    /// `CopyData.copies_per_sample` (long copies are timed one per sample).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copies_per_sample: Option<u32>,
 }
 
 /// `data` of the `alloc` suite: workloads under page-placement strategies and

@@ -7,16 +7,19 @@ use crate::format::Host;
 use crate::read::{read_document, Document, ReadError, RunDocument};
 use crate::stats::bootstrap::BootstrapOptions;
 use crate::stats::cluster::Linkage;
+use crate::stats::executions::ImpactOptions;
 use crate::stats::QuantileType;
 use serde::{Deserialize, Serialize};
 
 mod bernoulli;
 mod clocks;
+mod executions;
 mod ops;
 mod samples;
 
 pub use bernoulli::*;
 pub use clocks::*;
+pub use executions::*;
 pub use ops::*;
 pub use samples::*;
 
@@ -33,6 +36,11 @@ pub struct Options {
     pub bootstrap: BootstrapOptions,
     /// Linkage of the hierarchical clustering of operation costs.
     pub linkage: Linkage,
+    /// Impact factor: group pairs per estimate and group size.
+    pub impact: ImpactOptions,
+    /// Bootstrap resamples of the impact factor (each re-estimates it from
+    /// `impact.pairs` group pairs, so it costs more than other bootstraps).
+    pub impact_resamples: usize,
 }
 
 impl Default for Options {
@@ -48,9 +56,14 @@ impl Default for Options {
                 ..BootstrapOptions::default()
             },
             linkage: Linkage::Average,
+            impact: ImpactOptions::default(),
+            impact_resamples: 500,
         }
     }
 }
+
+/// Largest seed a JavaScript number holds exactly (2^53 − 1).
+pub const MAX_SAFE_SEED: u64 = (1 << 53) - 1;
 
 impl Options {
     /// Reject values no analysis can use, with the reason.
@@ -67,6 +80,21 @@ impl Options {
                 "bootstrap confidence must be in (0, 1), got {}",
                 b.confidence
             ));
+        }
+        if b.seed > MAX_SAFE_SEED {
+            return Err(format!(
+                "the bootstrap seed must be at most 2^53 − 1 (JavaScript numbers carry no more), got {}",
+                b.seed
+            ));
+        }
+        if self.impact_resamples == 0 || self.impact_resamples > 100_000 {
+            return Err(format!(
+                "impact factor resamples must be 1 to 100000, got {}",
+                self.impact_resamples
+            ));
+        }
+        if self.impact.group_size < 2 || self.impact.pairs == 0 {
+            return Err("impact factor needs a group size ≥ 2 and at least one pair".into());
         }
         if b.resamples == 0 || b.resamples > 1_000_000 {
             return Err(format!(

@@ -27,6 +27,8 @@ pub struct SeriesReport {
     pub outliers: Vec<Outlier>,
     pub per_execution: Vec<ExecutionRow>,
     pub ecdf: Vec<(f64, f64)>,
+    /// Between- versus within-execution statistics.
+    pub execution_stats: Option<super::ExecutionStats>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -105,6 +107,7 @@ pub fn series_report(s: &Series, opts: &Options) -> Option<SeriesReport> {
         outliers,
         per_execution,
         ecdf: Ecdf::from_sorted(sorted).points(opts.ecdf_points),
+        execution_stats: super::execution_stats(&s.executions, opts),
     })
 }
 

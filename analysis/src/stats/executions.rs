@@ -58,7 +58,12 @@ pub fn random_effects(executions: &[Vec<f64>], confidence: f64) -> Option<Random
         .sum();
     let df: usize = executions.iter().map(|e| e.len() - 1).sum();
     let s1_sq = if df > 0 { ss / df as f64 } else { 0.0 };
-    let r1 = r2 as f64 / executions.iter().map(|e| 1.0 / e.len() as f64).sum::<f64>();
+    let balanced = executions.iter().all(|e| e.len() == executions[0].len());
+    let r1 = if balanced {
+        executions[0].len() as f64
+    } else {
+        r2 as f64 / executions.iter().map(|e| 1.0 / e.len() as f64).sum::<f64>()
+    };
     let s2_sq = top.variance();
     let t2_sq = s2_sq.map(|s2| (s2 - s1_sq / r1).max(0.0));
     let ci = match (s2_sq, t_two_sided(confidence, (r2 as f64) - 1.0)) {
@@ -71,7 +76,7 @@ pub fn random_effects(executions: &[Vec<f64>], confidence: f64) -> Option<Random
     Some(RandomEffects {
         executions: r2,
         measurements_per_execution: r1,
-        balanced: executions.iter().all(|e| e.len() == executions[0].len()),
+        balanced,
         mean,
         s1_sq,
         s2_sq,
@@ -137,7 +142,8 @@ pub fn cv_overall(executions: &[Vec<f64>]) -> f64 {
 
 /// Impact factor settings: how many group pairs make one estimate, and the
 /// group size (capped by the executions and measurements available).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ImpactOptions {
     pub pairs: usize,
     pub group_size: usize,

@@ -6,8 +6,10 @@
 //! suite, so a crash or a signal loses at most the suite in flight.
 
 mod affinity;
+mod alloc;
 mod bernoulli;
 mod clocks;
+mod copy;
 mod cpuid;
 mod host;
 mod output;
@@ -36,10 +38,14 @@ const SUITES: &[SuiteDef] = &[
         name: "bernoulli",
         run: bernoulli::run,
     },
+    SuiteDef {
+        name: "copy",
+        run: copy::run,
+    },
 ];
 
 /// Names for the command line; kept in step with [`SUITES`] by a test.
-const SUITE_NAMES: &[&str] = &["clocks", "bernoulli"];
+const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "copy"];
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {

@@ -1,0 +1,131 @@
+//! Execution statistics for any data grouped by execution (the `samples`
+//! kind, the `alloc` suite, imports): how much of the noise lives between
+//! process runs rather than inside one (METHODS.md §002).
+
+use super::Options;
+use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, BootstrapOptions};
+use crate::stats::executions::{
+    cv_overall, cv_within, executions_needed, hierarchical_ci, impact_factor_ci, mean_of_means,
+    optimal_measurements, random_effects, ImpactOptions, RandomEffects,
+};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExecutionStats {
+    pub executions: usize,
+    /// Whether every execution has a single measurement (then only the
+    /// bootstrap CI of the mean applies).
+    pub single_measurement: bool,
+    /// Random-effects estimates and the CI of the mean (several measurements
+    /// per execution).
+    pub random_effects: Option<RandomEffects>,
+    /// Hierarchical bootstrap CI of the mean of execution means.
+    pub mean_hierarchical: Option<BootstrapCi>,
+    /// Bootstrap CI of the mean when each execution has one measurement.
+    pub mean_bootstrap: Option<BootstrapCi>,
+    /// Non-determinism in measurement: CV within executions.
+    pub cv_within: Option<BootstrapCi>,
+    /// Unclassified non-determinism: CV of all measurements pooled.
+    pub cv_overall: Option<BootstrapCi>,
+    /// Non-determinism in execution: the impact factor (1 = none).
+    pub impact_factor: Option<BootstrapCi>,
+    pub impact: ImpactOptions,
+    /// Measurements per execution minimising cost, for executions costing
+    /// 10, 100 and 1000 measurements, and the executions then needed for a
+    /// CI half-width of 1 % and 5 % of the mean.
+    pub planning: Vec<PlanningRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanningRow {
+    /// Cost of one execution (start-up, warm-up) in measurements.
+    pub execution_cost: f64,
+    pub measurements_per_execution: Option<u64>,
+    pub executions_for_1pct: Option<u64>,
+    pub executions_for_5pct: Option<u64>,
+}
+
+/// `None` for no execution.
+pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<ExecutionStats> {
+    if executions.is_empty() || executions.iter().any(|e| e.is_empty()) {
+        return None;
+    }
+    let single = executions.iter().all(|e| e.len() == 1);
+    let b = &o.bootstrap;
+    let re = random_effects(executions, o.confidence).filter(|_| !single);
+    let hier = |stat: fn(&[Vec<f64>]) -> f64| {
+        hierarchical_ci(executions, stat, b).filter(|c| c.estimate.is_finite())
+    };
+    let impact_b = BootstrapOptions {
+        resamples: o.impact_resamples,
+        ..*b
+    };
+    let planning = match &re {
+        Some(re) => [10.0, 100.0, 1000.0]
+            .into_iter()
+            .map(|cost| {
+                let r1 = optimal_measurements(re.t1_sq, re.t2_sq.unwrap_or(0.0), cost);
+                PlanningRow {
+                    execution_cost: cost,
+                    measurements_per_execution: r1,
+                    executions_for_1pct: r1
+                        .and_then(|r1| executions_needed(re, r1, 0.01, o.confidence)),
+                    executions_for_5pct: r1
+                        .and_then(|r1| executions_needed(re, r1, 0.05, o.confidence)),
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    Some(ExecutionStats {
+        executions: executions.len(),
+        single_measurement: single,
+        mean_hierarchical: (!single).then(|| hier(mean_of_means)).flatten(),
+        mean_bootstrap: single
+            .then(|| {
+                let xs: Vec<f64> = executions.iter().flatten().copied().collect();
+                percentile_ci(&xs, mean, b)
+            })
+            .flatten(),
+        cv_within: (!single).then(|| hier(cv_within)).flatten(),
+        cv_overall: hier(cv_overall),
+        impact_factor: (!single && executions.len() > 1)
+            .then(|| impact_factor_ci(executions, &o.impact, &impact_b))
+            .flatten(),
+        impact: o.impact,
+        random_effects: re,
+        planning,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_example_through_the_report() {
+        let d = vec![
+            vec![9., 5., 8., 3.],
+            vec![10., 6., 7., 11.],
+            vec![1., 12., 2., 4.],
+        ];
+        let s = execution_stats(&d, &Options::default()).unwrap();
+        let re = s.random_effects.as_ref().unwrap();
+        assert!((re.ci.unwrap().0 - 1.8112928904681684).abs() < 1e-12);
+        assert_eq!(s.mean_hierarchical.as_ref().unwrap().estimate, 6.5);
+        assert!(s.mean_bootstrap.is_none());
+        assert!(s.impact_factor.is_some());
+        assert_eq!(s.planning.len(), 3);
+    }
+
+    #[test]
+    fn one_measurement_per_execution_uses_the_plain_bootstrap() {
+        let d = vec![vec![1.0], vec![2.0], vec![3.0], vec![4.0]];
+        let s = execution_stats(&d, &Options::default()).unwrap();
+        assert!(s.single_measurement);
+        assert!(s.random_effects.is_none() && s.impact_factor.is_none());
+        let m = s.mean_bootstrap.unwrap();
+        assert_eq!(m.estimate, 2.5);
+        assert!(m.lo >= 1.0 && m.hi <= 4.0);
+    }
+}
