@@ -12,6 +12,7 @@ mod clocks;
 mod copy;
 mod cpuid;
 mod host;
+mod ops;
 mod output;
 mod progress;
 mod scan;
@@ -39,13 +40,17 @@ const SUITES: &[SuiteDef] = &[
         run: bernoulli::run,
     },
     SuiteDef {
+        name: "ops",
+        run: ops::run,
+    },
+    SuiteDef {
         name: "copy",
         run: copy::run,
     },
 ];
 
 /// Names for the command line; kept in step with [`SUITES`] by a test.
-const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "copy"];
+const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "ops", "copy"];
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {
