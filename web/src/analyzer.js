@@ -6,6 +6,8 @@ export class Analyzer {
     this.onProgress = onProgress;
     this.onFatal = onFatal;
     this.pending = new Map(); // id -> {name, resolve}
+    this.plans = new Map(); // plan id -> {resolve, reject}
+    this.planCounter = 0;
     this.batchTotal = 0;
     this.batchDone = 0;
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
@@ -25,6 +27,8 @@ export class Analyzer {
     this.onFatal?.(message);
     for (const [id, p] of this.pending) p.resolve(failure(p.name, message));
     this.pending.clear();
+    for (const p of this.plans.values()) p.reject(new Error(message));
+    this.plans.clear();
     this.batchTotal = this.batchDone = 0;
     this.progress(null);
   }
@@ -37,6 +41,15 @@ export class Analyzer {
       case 'fatal':
         this.fail(msg.message);
         break;
+      case 'planned':
+      case 'plan-failed': {
+        const p = this.plans.get(msg.id);
+        if (!p) break;
+        this.plans.delete(msg.id);
+        if (msg.type === 'planned') p.resolve(msg.plan);
+        else p.reject(new Error(msg.message));
+        break;
+      }
       case 'started': {
         const p = this.pending.get(msg.id);
         if (p) this.progress(p.name);
@@ -74,6 +87,18 @@ export class Analyzer {
       } else {
         this.worker.postMessage(msg);
       }
+    });
+  }
+
+  /**
+   * The trial planner (eq. 5) in the worker: resolves with {p, trials,
+   * wall_time} (wall time in ns), or null when the inputs admit no plan.
+   */
+  plan(args) {
+    return new Promise((resolve, reject) => {
+      const id = `plan${++this.planCounter}`;
+      this.plans.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'plan', id, args });
     });
   }
 

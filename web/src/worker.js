@@ -5,10 +5,12 @@
 // in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
 //      without it the bytes kept from an earlier request are re-analysed)
 //      {type: 'forget', id}
+//      {type: 'plan', id, args: {event_ns, tick_ns, overhead_ns, epsilon, confidence}}
 // out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
+//      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 
-import init, { analyze, defaultOptions, version } from '../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, defaultOptions, plan, version } from '../pkg/tickbook_analysis_wasm.js';
 
 const files = new Map(); // id -> {name, bytes}
 
@@ -26,13 +28,26 @@ let chain = Promise.resolve();
 self.onmessage = (event) => {
   const msg = event.data;
   chain = chain.then(() => handle(msg)).catch((e) => {
-    postMessage({ type: 'failed', id: msg?.id, message: String(e?.message ?? e) });
+    postMessage({ type: msg?.type === 'plan' ? 'plan-failed' : 'failed', id: msg?.id, message: String(e?.message ?? e) });
   });
 };
 
 async function handle(msg) {
   if (msg.type === 'forget') {
     files.delete(msg.id);
+    return;
+  }
+  if (msg.type === 'plan') {
+    if (!(await ready)) {
+      postMessage({ type: 'plan-failed', id: msg.id, message: 'the analysis module did not start' });
+      return;
+    }
+    try {
+      const a = msg.args;
+      postMessage({ type: 'planned', id: msg.id, plan: plan(a.event_ns, a.tick_ns, a.overhead_ns, a.epsilon, a.confidence) ?? null });
+    } catch (e) {
+      postMessage({ type: 'plan-failed', id: msg.id, message: String(e?.message ?? e) });
+    }
     return;
   }
   if (msg.type !== 'analyze') return;
