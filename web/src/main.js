@@ -12,7 +12,11 @@ import { h } from './dom.js';
 const $ = (id) => document.getElementById(id);
 
 const progress = new Progress($('progress'), $('progress-bar'), $('progress-text'));
-const notebook = new Notebook($('cells'));
+const notebook = new Notebook($('cells'), {
+  options: () => options,
+  setOptions: (patch) => setOptions(patch),
+  plan: (args) => analyzer.plan(args),
+});
 const files = new Map(); // key -> {name, loaded: boolean}
 let counter = 0;
 let options;
@@ -33,17 +37,71 @@ analyzer.ready.then(({ version, defaultOptions }) => {
   $('version').textContent = version;
   options = defaultOptions;
   setupQuantiles(defaultOptions.quantile_type);
+  setupOptionControls();
 }, () => { /* shown by onFatal */ });
+
+/** Change analysis options and re-analyse every loaded file in the worker. */
+function setOptions(patch) {
+  options = { ...options, ...patch };
+  syncOptionControls();
+  for (const [key, f] of files) if (f.loaded) analyzeAndShow(key, f.name, null);
+}
+
+function syncOptionControls() {
+  $('confidence').value = String(options.confidence);
+  $('resamples').value = String(options.bootstrap.resamples);
+  $('seed').value = String(options.bootstrap.seed);
+  for (const id of ['resamples', 'seed']) setValidity($(id), '');
+}
+
+function setValidity(input, message) {
+  input.setCustomValidity(message);
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  input.title = message || input.dataset.title || input.title;
+}
+
+/** A whole number in [lo, hi] typed as digits, or null. */
+function wholeNumber(text, lo, hi) {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return Number.isSafeInteger(n) && n >= lo && n <= hi ? n : null;
+}
+
+function setupOptionControls() {
+  const confidence = $('confidence');
+  const resamples = $('resamples');
+  const seed = $('seed');
+  for (const el of [resamples, seed]) el.dataset.title = el.title;
+  syncOptionControls();
+  for (const el of [confidence, resamples, seed]) el.disabled = false;
+  confidence.addEventListener('change', () => {
+    const c = Number(confidence.value);
+    // One confidence for every interval, as `tickbook analyze --confidence`.
+    setOptions({ confidence: c, bootstrap: { ...options.bootstrap, confidence: c } });
+  });
+  resamples.addEventListener('change', () => {
+    const n = wholeNumber(resamples.value, 1, 1_000_000);
+    if (n == null) return setValidity(resamples, 'Resamples must be a whole number from 1 to 1 000 000');
+    setValidity(resamples, '');
+    if (n !== options.bootstrap.resamples) setOptions({ bootstrap: { ...options.bootstrap, resamples: n } });
+  });
+  seed.addEventListener('change', () => {
+    // The page passes numbers to the analysis; seeds above 2^53 − 1 would be rounded.
+    const n = wholeNumber(seed.value, 0, Number.MAX_SAFE_INTEGER);
+    if (n == null) return setValidity(seed, `The seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+    setValidity(seed, '');
+    if (n !== options.bootstrap.seed) setOptions({ bootstrap: { ...options.bootstrap, seed: n } });
+  });
+}
 
 function setupQuantiles(current) {
   const select = $('quantile-type');
   select.replaceChildren(...QUANTILE_TYPES.map(([n, name]) =>
     h('option', { value: n, selected: n === current }, `type ${n} · ${name}`)));
   select.disabled = false;
-  select.addEventListener('change', () => {
-    options = { ...options, quantile_type: Number(select.value) };
-    for (const [key, f] of files) if (f.loaded) analyzeAndShow(key, f.name, null);
-  });
+  select.addEventListener('change', () => setOptions({ quantile_type: Number(select.value) }));
 }
 
 /** Add files: `items` are {name, load() -> Promise<ArrayBuffer>}. */
