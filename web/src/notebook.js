@@ -1,16 +1,25 @@
 // The notebook: one slot per file, in the order the files were added, holding
-// that file's cells (error card, Clocks, Samples).
+// that file's cells (error card, Clocks, Bernoulli, Operations, Samples).
+//
+// Cells are rebuilt from each new report (after an option changes); what the
+// reader chose in a cell (form, statistic, sort, planner inputs) lives in a
+// per-file view state that survives the rebuild, and so does keyboard focus.
 
 import { h, clear } from './dom.js';
 import { errorCard } from './cell.js';
 import { clocksCell } from './clocks.js';
+import { bernoulliCell } from './bernoulli.js';
+import { opsCell } from './ops.js';
 import { samplesCell } from './samples.js';
 import { quantileName } from './quantiles.js';
 
 export class Notebook {
-  constructor(container) {
+  /** `app`: {options() -> current options, setOptions(patch), plan(args) -> Promise} */
+  constructor(container, app) {
     this.container = container;
+    this.app = app;
     this.slots = new Map();
+    this.views = new Map(); // key -> view state of that file's cells
   }
 
   add(key) {
@@ -25,18 +34,27 @@ export class Notebook {
     dispose(slot);
     slot.remove();
     this.slots.delete(key);
+    this.views.delete(key);
   }
 
   /** Render a FileReport into its slot; returns the id of its first cell (for the file list's link). */
   render(key, report) {
     const slot = this.slots.get(key);
     if (!slot) return null;
+    const focus = focusedIn(slot);
+    // Keep the slot's height until the new charts have drawn, so a rebuild
+    // does not make the page jump.
+    if (slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
     dispose(slot);
     clear(slot);
+    if (!this.views.has(key)) this.views.set(key, {});
+    const ctx = { ...this.app, view: this.views.get(key) };
     const cells = [];
     if (!report.ok) cells.push(errorCard(report, key));
     else {
       if (report.clocks) cells.push(clocksCell(report, key));
+      if (report.bernoulli) cells.push(bernoulliCell(report, key, ctx));
+      if (report.ops) cells.push(opsCell(report, key, ctx));
       if (report.samples) cells.push(samplesCell(report, key, quantileName));
       if (!cells.length) {
         cells.push(h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
@@ -46,8 +64,26 @@ export class Notebook {
       }
     }
     slot.append(...cells);
+    // The options this rendering was analysed with (tests wait on it).
+    slot.dataset.options = JSON.stringify(report.options ?? null);
+    restoreFocus(slot, focus);
+    requestAnimationFrame(() => requestAnimationFrame(() => { slot.style.minHeight = ''; }));
     return cells[0]?.id ?? null;
   }
+}
+
+/** Where focus is inside `slot`, as (data-testid, index among those), or null. */
+function focusedIn(slot) {
+  const el = document.activeElement;
+  if (!el || !slot.contains(el) || !el.dataset.testid) return null;
+  const same = [...slot.querySelectorAll(`[data-testid="${el.dataset.testid}"]`)];
+  return { testid: el.dataset.testid, index: same.indexOf(el) };
+}
+
+function restoreFocus(slot, focus) {
+  if (!focus) return;
+  const el = slot.querySelectorAll(`[data-testid="${focus.testid}"]`)[focus.index];
+  el?.focus({ preventScroll: true });
 }
 
 function dispose(slot) {
