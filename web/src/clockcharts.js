@@ -8,7 +8,7 @@ import { fmtNs, fmtNum, fmtCount, timeUnit } from './units.js';
 
 // Observable's ten categorical colours and four more, so that a dozen clocks
 // (a typical Linux x86 run) get distinct colours in light and dark themes.
-const PALETTE = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2', '#97bbf5',
+export const PALETTE = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2', '#97bbf5',
   '#9c6b4e', '#9498a0', '#00a2b8', '#b5179e', '#6b8e23', '#e8590c'];
 
 export function readCostChart(c, key) {
