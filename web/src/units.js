@@ -94,3 +94,49 @@ export function fmtSeriesValue(x, series, opts) {
   if (series.unit_ns != null) return fmtNs(x * series.unit_ns, opts);
   return `${fmtNum(x, opts)}${NNBSP}${series.unit}`;
 }
+
+/** Hz as GHz: 3.000 GHz. */
+export function fmtGHz(hz) {
+  if (hz == null || !Number.isFinite(hz)) return '—';
+  return `${fmtSig(hz / 1e9, 4, false)}${NNBSP}GHz`;
+}
+
+/** A signed ratio as a percentage: +12.3 %, −4.56 %. */
+export function fmtSignedPercent(ratio) {
+  if (ratio == null || !Number.isFinite(ratio)) return '—';
+  const body = fmtSig(Math.abs(ratio) * 100, 3, false);
+  return `${ratio < 0 ? '−' : ratio > 0 ? '+' : ''}${body}${NNBSP}%`;
+}
+
+/** A confidence level: 95 %. */
+export function fmtLevel(c) {
+  if (c == null || !Number.isFinite(c)) return '—';
+  return `${fmtSig(c * 100, 3, true)}${NNBSP}%`;
+}
+
+/** A duration in ns scaled to s, min, h or days for long wall times. */
+export function fmtWall(ns) {
+  if (ns == null || !Number.isFinite(ns)) return '—';
+  const s = ns / 1e9;
+  if (s < 60) return fmtNs(ns, { digits: 3 });
+  if (s < 3600) return `${fmtSig(s / 60, 3, false)}${NNBSP}min`;
+  if (s < 86400 * 2) return `${fmtSig(s / 3600, 3, false)}${NNBSP}h`;
+  if (s < 86400 * 365 * 2) return `${fmtSig(s / 86400, 3, false)}${NNBSP}days`;
+  return `${fmtSig(s / (86400 * 365.25), 3, false)}${NNBSP}years`;
+}
+
+/** An interval [lo, hi] of durations: 6.73–10.64 ns. */
+export function fmtNsInterval(lo, hi, opts) {
+  if (lo == null || hi == null) return '—';
+  return `${fmtNs(lo, opts)} to ${fmtNs(hi, opts)}`;
+}
+
+const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+/** A probability: 0.2710, or 2.710 × 10⁻⁵ when small. */
+export function fmtProb(p, digits = 4) {
+  if (p == null || !Number.isFinite(p)) return '—';
+  if (p === 0 || p >= 1e-3) return fmtSig(p, digits, false);
+  const e = Math.floor(Math.log10(p));
+  const m = p / 10 ** e;
+  return `${fmtSig(m, digits, false)}${NNBSP}×${NNBSP}10${String(e).replace(/./g, (c) => SUP[c])}`;
+}
