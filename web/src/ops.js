@@ -1,0 +1,312 @@
+// The Operations cell: primitive operations timed as homogeneous sequences
+// (METHODS.md §000), per form (latency, throughput): the cost table with
+// bootstrap CIs, the six-number summary and box plot over all operations,
+// the clustering of costs (clustering.js) and the calibration of the portable
+// clock against the cycle counter (calibration.js). Every number is a field
+// of the report's `ops` (OpsReport).
+
+import * as Plot from '@observablehq/plot';
+import { h, table, numCell, clear } from './dom.js';
+import { chartFigure, baseOptions } from './charts.js';
+import { cellHeader } from './cell.js';
+import { plotKey, glyph } from './key.js';
+import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from './units.js';
+import { clusteringSection } from './clustering.js';
+import { calibrationSection } from './calibration.js';
+
+const FORM_TEXT = {
+  latency: 'a dependency chain: each copy needs the previous one\u2019s result, so this is the operation\u2019s latency',
+  throughput: 'independent copies the core can overlap, so this is the cost per operation at full throughput',
+};
+
+export function opsCell(report, key, ctx) {
+  const o = report.ops;
+  const view = ctx.view;
+  const forms = o.forms.map((f) => f.form);
+  if (!forms.includes(view.form)) view.form = forms[0] ?? null;
+  const formArea = h('div', { class: 'form-area', 'data-testid': 'form-area' });
+  const showForm = () => {
+    for (const fig of formArea.querySelectorAll('figure.chart')) fig.dispose?.();
+    clear(formArea);
+    const f = o.forms.find((x) => x.form === view.form);
+    formArea.dataset.form = view.form ?? '';
+    formArea.append(opsTable(o, view, report), f ? formSection(o, f, report, key, ctx) : null);
+  };
+  const cell = h('section', {
+    class: 'cell ops', id: `cell-${key}-ops`, 'data-testid': 'ops-cell',
+    dataset: { file: report.file }, 'aria-label': `Operations: ${report.file}`,
+  },
+  cellHeader('Operations', report),
+  explanation(o),
+  coreLine(o),
+  formSelector(o, view, key, () => { showForm(); }),
+  formArea);
+  showForm();
+  return cell;
+}
+
+function explanation(o) {
+  return h('div', { class: 'explain' },
+    h('p', {},
+      'What does one machine operation cost? One is far too short for any clock, so the collector times ',
+      h('strong', {}, 'homogeneous sequences'), ': n = ', h('span', { 'data-testid': 'copies', dataset: { value: o.copies } }, fmtCount(o.copies)),
+      ' copies of the operation, then 2n, and takes ', h('span', { class: 'eq' }, '(t(2n) − t(n)) / n'),
+      ' — the loop, the setup and the two clock reads are in both timings and cancel. ',
+      'Each sequence is timed ', fmtCount(o.repetitions), ' times with the portable clock (', h('code', {}, o.portable_clock), ')',
+      o.counter_clock ? [' and with the cycle counter (', h('code', {}, o.counter_clock), o.counter_hz ? `, ${fmtMHz(o.counter_hz)}` : '', ')'] : '',
+      '; a cost is the median over the repetitions, with a percentile-bootstrap interval.'),
+    h('p', {},
+      h('strong', {}, 'Latency'), ' sequences are a dependency chain (each copy waits for the previous result); ',
+      h('strong', {}, 'throughput'), ' sequences are independent copies the core can run side by side. ',
+      'The same instruction usually costs several times less in throughput form.'));
+}
+
+function coreLine(o) {
+  const c = o.core;
+  if (!c) {
+    return h('p', { class: 'headline muted', 'data-testid': 'core-clock' },
+      'No core-clock measurement (it needs the cycle counter): core cycles per operation are not available.');
+  }
+  const t = c.ticks_per_cycle;
+  return h('p', { class: 'headline core', 'data-testid': 'core-clock', dataset: { coreHz: c.core_hz ?? '', cyclesPerTick: c.cycles_per_tick } },
+    h('span', {}, 'Core clock ',
+      h('strong', { 'data-testid': 'core-hz', dataset: { value: c.core_hz ?? '' } }, c.core_hz != null ? fmtGHz(c.core_hz) : 'unknown (no counter frequency)')),
+    h('span', {},
+      h('strong', { 'data-testid': 'cycles-per-tick', dataset: { value: c.cycles_per_tick } }, fmtNum(c.cycles_per_tick)),
+      ' core cycles per counter tick'),
+    h('span', { class: 'muted' },
+      h('span', { 'data-testid': 'ticks-per-cycle', dataset: { value: t.estimate, lo: t.lo, hi: t.hi } },
+        `${fmtNum(t.estimate)} ticks per cycle, ${fmtLevel(t.confidence)} CI ${fmtNum(t.lo)} to ${fmtNum(t.hi)}`),
+      `; from ${fmtCount(c.samples)} chains of ${fmtCount(c.adds)} dependent adds, one cycle each`));
+}
+
+function formSelector(o, view, key, onChange) {
+  if (o.forms.length < 2) {
+    return o.forms.length
+      ? h('p', { class: 'form-note' }, 'Form: ', h('strong', {}, o.forms[0].form), ' — ', FORM_TEXT[o.forms[0].form] ?? '')
+      : h('p', { class: 'muted' }, 'No operation has an estimate.');
+  }
+  const name = `form-${key}`;
+  const note = h('span', { class: 'muted form-text' }, FORM_TEXT[view.form] ?? '');
+  return h('fieldset', { class: 'segmented', 'data-testid': 'form-selector' },
+    h('legend', {}, 'Form'),
+    o.forms.map((f) => h('label', {},
+      h('input', {
+        type: 'radio', name, value: f.form, checked: f.form === view.form, 'data-testid': 'form-option',
+        onchange: (e) => { view.form = e.target.value; note.textContent = FORM_TEXT[view.form] ?? ''; onChange(); },
+      }),
+      h('span', {}, f.form, h('span', { class: 'count' }, fmtCount(f.names.length))))),
+    note);
+}
+
+/* ------------------------------------------------------------ table */
+
+const COLUMNS = [
+  { key: 'name', label: 'Operation', get: (r) => r.name },
+  { key: 'group', label: 'Group', get: (r) => r.group },
+  { key: 'instruction', label: 'Instruction', get: (r) => r.instruction ?? '' },
+  { key: 'portable_ns', label: 'ns/op (portable)', num: true, get: (r) => r.portable_ns?.estimate, title: 'Median over repetitions of (t(2n) − t(n)) / n by the portable clock, with its bootstrap interval' },
+  { key: 'counter_ticks', label: 'Counter ticks/op', num: true, get: (r) => r.counter_ticks?.estimate, title: 'The same by the cycle counter, in its ticks' },
+  { key: 'counter_ns', label: 'ns/op (counter)', num: true, get: (r) => r.counter_ns?.estimate, title: 'Counter ticks per op converted with the counter frequency' },
+  { key: 'core_cycles', label: 'Core cycles/op', num: true, get: (r) => r.core_cycles?.estimate, title: 'Counter ticks per op divided by the counter ticks per core cycle' },
+];
+
+function opsTable(o, view, report) {
+  const sort = view.sort ?? (view.sort = { key: null, dir: 1 });
+  const rowsOfForm = o.ops.filter((r) => r.form === view.form || !view.form);
+  const level = fmtLevel(report.options?.bootstrap?.confidence);
+  const ci = (stat, c, fmt, unit) => numCell(stat, c?.estimate, c ? [fmt(c.estimate),
+    h('span', { class: 'sub ci', dataset: { stat: `${stat}_lo`, value: c.lo } }, `${fmt(c.lo)} to `,
+      h('span', { dataset: { stat: `${stat}_hi`, value: c.hi } }, fmt(c.hi)))] : null, { unit });
+  const trs = rowsOfForm.map((r) => {
+    const name = h('th', { scope: 'row' }, h('code', {}, r.name), h('span', { class: 'sub' }, r.implementation));
+    const tr = r.available
+      ? h('tr', { 'data-testid': 'op-row', dataset: { op: r.name, form: r.form, group: r.group } },
+        name,
+        h('td', {}, r.group),
+        h('td', { class: 'instr' }, r.instruction ? h('code', {}, r.instruction) : h('span', { class: 'muted' }, '—')),
+        ci('portable_ns', r.portable_ns, (v) => fmtNs(v), 'ns'),
+        numCell('counter_ticks', r.counter_ticks?.estimate, fmtNum(r.counter_ticks?.estimate), { title: r.counter_ticks ? `${r.counter_ticks.estimate} ticks (${r.counter_ticks.lo} to ${r.counter_ticks.hi})` : undefined }),
+        numCell('counter_ns', r.counter_ns?.estimate, fmtNs(r.counter_ns?.estimate), { unit: 'ns' }),
+        ci('core_cycles', r.core_cycles, (v) => fmtNum(v, { digits: 3 }), 'cycles'))
+      : h('tr', { 'data-testid': 'op-row', class: 'unavailable', dataset: { op: r.name, form: r.form, group: r.group, available: 'false' } },
+        name,
+        h('td', {}, r.group),
+        h('td', { class: 'instr' }, r.instruction ? h('code', {}, r.instruction) : null),
+        h('td', { colspan: 4 }, h('span', { class: 'badge neutral' }, 'unavailable'), ' ', r.unavailable_reason ?? 'no reason recorded'));
+    tr.searchText = [r.name, r.group, r.instruction ?? '', r.implementation].join(' ').toLowerCase();
+    tr.op = r;
+    return tr;
+  });
+  const tbody = h('tbody', {});
+  const count = h('span', { class: 'muted', 'data-testid': 'op-count', 'aria-live': 'polite' });
+  const filter = h('input', {
+    type: 'search', placeholder: 'Filter: name, group, instruction', 'data-testid': 'op-filter', value: view.filter ?? '',
+    'aria-label': 'Filter the operations by name, group or instruction',
+    oninput: () => { view.filter = filter.value; apply(); },
+  });
+  const headers = COLUMNS.map((c) => {
+    const button = h('button', { type: 'button', class: 'sort', 'data-testid': `sort-${c.key}`, title: c.title, onclick: () => {
+      sort.dir = sort.key === c.key ? -sort.dir : 1;
+      sort.key = c.key;
+      apply();
+    } }, c.label, h('span', { class: 'arrow', 'aria-hidden': 'true' }));
+    return h('th', { scope: 'col', class: c.num ? 'num' : null, dataset: { key: c.key } }, button);
+  });
+  function apply() {
+    const q = (view.filter ?? '').trim().toLowerCase();
+    let rows = [...trs];
+    if (sort.key) {
+      const col = COLUMNS.find((c) => c.key === sort.key);
+      rows.sort((a, b) => {
+        const x = col.get(a.op);
+        const y = col.get(b.op);
+        if (x == null || x === '') return y == null || y === '' ? 0 : 1; // missing last
+        if (y == null || y === '') return -1;
+        return (typeof x === 'number' ? x - y : String(x).localeCompare(String(y))) * sort.dir;
+      });
+    }
+    let shown = 0;
+    for (const tr of rows) {
+      tr.hidden = q !== '' && !tr.searchText.includes(q);
+      if (!tr.hidden) shown += 1;
+    }
+    tbody.replaceChildren(...rows);
+    for (const th of headers) {
+      const active = th.dataset.key === sort.key;
+      th.setAttribute('aria-sort', active ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none');
+      th.querySelector('.arrow').textContent = active ? (sort.dir > 0 ? ' ▲' : ' ▼') : '';
+    }
+    count.textContent = `${shown} of ${rows.length} operations${view.form ? ` (${view.form})` : ''}`;
+  }
+  apply();
+  return h('div', { class: 'ops-table' },
+    h('div', { class: 'table-tools' }, filter, count),
+    h('div', { class: 'table-wrap tall' },
+      h('table', { class: 'data', 'data-testid': 'ops-table' },
+        h('caption', {}, `Cost per operation; small print: the ${level} bootstrap interval (${fmtCount(report.options?.bootstrap?.resamples)} resamples, seed ${report.options?.bootstrap?.seed}). Click a heading to sort.`),
+        h('thead', {}, h('tr', {}, headers)),
+        tbody)));
+}
+
+/* ------------------------------------------------------------ per form */
+
+function formSection(o, f, report, key, ctx) {
+  return h('div', { class: 'form-section', 'data-testid': 'form-section', dataset: { form: f.form } },
+    h('h3', {}, `All ${f.form} operations: summary and outliers`),
+    h('p', { class: 'muted explain' }, `Over the ${fmtCount(f.names.length)} ${f.form} operations with an estimate (${f.basis}), as the paper\u2019s Table 3. `,
+      'Tukey\u2019s fences: beyond 1.5 IQR from the box is an outlier, beyond 3 IQR an extreme one.'),
+    f.summary ? [summaryTable(f), boxKey(), boxPlot(f), outlierList(f)] : h('p', { class: 'muted' }, 'No operation of this form has an estimate.'),
+    clusteringSection(f, report, key, ctx),
+    calibrationSection(o, f, report));
+}
+
+const SIX = [['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'], ['q3', 'Q3'], ['max', 'Max']];
+
+function summaryTable(f) {
+  const s = f.summary;
+  return table({
+    testid: 'ops-summary',
+    className: 'data compact-table',
+    columns: [{ label: 'n', class: 'num' }, ...SIX.map(([, l]) => ({ label: l, class: 'num' })), { label: 'SD', class: 'num' }],
+    rows: [h('tr', { 'data-testid': 'ops-summary-row', dataset: { form: f.form } },
+      numCell('n', s.n, fmtCount(s.n)),
+      SIX.map(([k]) => numCell(k, s[k], fmtNs(s[k]), { unit: 'ns' })),
+      numCell('sd', s.sd, fmtNs(s.sd), { unit: 'ns' }))],
+    caption: `Six-number summary of ns per operation (Hyndman–Fan type ${s.quantile_type} quartiles).`,
+  });
+}
+
+function boxKey() {
+  return plotKey('Key to the box plot', [
+    [glyph.box('var(--accent)'), 'box: Q1 to Q3'],
+    [glyph.tick('var(--accent)'), 'median'],
+    [glyph.diamond('currentColor'), 'mean'],
+    [glyph.whiskers('currentColor'), 'whiskers: furthest operations within 1.5 IQR'],
+    [glyph.dot('var(--muted)'), 'one operation'],
+    [glyph.ring('var(--bad)'), 'outlier'],
+    [glyph.cross('var(--bad)'), 'extreme outlier'],
+  ]);
+}
+
+function boxPlot(f) {
+  const s = f.summary;
+  const fe = f.fences;
+  const outliers = new Set(f.outliers.map((x) => x.name));
+  const ops = f.names.map((name, i) => ({ name, v: f.values_ns[i] })).filter((d) => !outliers.has(d.name));
+  const box = [{ row: 'box' }];
+  const summary = `Box plot of ns per operation over ${s.n} ${f.form} operations: median ${fmtNs(s.median)}, quartiles ${fmtNs(s.q1)} to ${fmtNs(s.q3)}, ` +
+    `whiskers ${fmtNs(fe.whisker_low)} to ${fmtNs(fe.whisker_high)}, mean ${fmtNs(s.mean)}; ` +
+    (f.outliers.length ? `outliers: ${f.outliers.map((x) => `${x.name} ${fmtNs(x.value_ns)}${x.extreme ? ' (extreme)' : ''}`).join(', ')}.` : 'no outliers.');
+  const max = Math.max(...f.values_ns, fe.whisker_high) * 1.03;
+  let labels = [];
+  return chartFigure({
+    testid: 'ops-box-plot',
+    caption: `${f.form}: ns per operation over all operations.`,
+    summary,
+    draw: (width) => {
+      labels = labelLevels(f.outliers, (v) => 84 + (v / max) * (width - 84 - 24));
+      return Plot.plot({
+      ...baseOptions(width),
+      height: 116 + 13 * labels.length,
+      marginLeft: 84,
+      marginRight: 24,
+      marginTop: 8 + 13 * labels.length,
+      marginBottom: 36,
+      x: { label: 'ns per operation →', grid: true, domain: [0, max] },
+      y: { domain: ['box', 'operations'], label: null, padding: 0.3, tickFormat: (d) => (d === 'box' ? 'all' : 'each op') },
+      marks: [
+        Plot.ruleY(box, { y: 'row', x1: fe.whisker_low, x2: fe.whisker_high, stroke: 'currentColor', strokeOpacity: 0.7 }),
+        Plot.tickX(box, { y: 'row', x: fe.whisker_low, strokeOpacity: 0.7 }),
+        Plot.tickX(box, { y: 'row', x: fe.whisker_high, strokeOpacity: 0.7 }),
+        Plot.barX(box, { y: 'row', x1: s.q1, x2: s.q3, fill: 'var(--accent)', fillOpacity: 0.25, stroke: 'var(--accent)' }),
+        Plot.tickX(box, { y: 'row', x: s.median, stroke: 'var(--accent)', strokeWidth: 3 }),
+        Plot.dot(box, { y: 'row', x: s.mean, symbol: 'diamond2', r: 4, stroke: 'currentColor' }),
+        Plot.dot(f.outliers, {
+          y: () => 'box', x: 'value_ns', symbol: (d) => (d.extreme ? 'times' : 'circle'), r: 4, stroke: 'var(--bad)', strokeWidth: 1.6,
+          title: (d) => `${d.name}: ${fmtNs(d.value_ns)}${d.extreme ? ' (beyond 3 IQR)' : ' (beyond 1.5 IQR)'}`, tip: true,
+        }),
+        // Outlier names above the box, on as many levels as they need.
+        ...labels.map((level, i) => Plot.text(level, {
+          y: () => 'box', x: 'value_ns', text: 'name', fill: 'var(--bad)', fontSize: 11, fontFamily: 'var(--mono)',
+          lineAnchor: 'bottom', dy: -12 - 13 * i,
+        })),
+        Plot.dot(f.names.map((name, i) => ({ name, v: f.values_ns[i], out: outliers.has(name) })), {
+          y: () => 'operations', x: 'v', r: 3, fill: (d) => (d.out ? 'var(--bad)' : 'var(--muted)'), fillOpacity: 0.75,
+          title: (d) => `${d.name}: ${fmtNs(d.v)}`, tip: true,
+        }),
+      ],
+      });
+    },
+  });
+}
+
+/**
+ * Stack outlier names in levels so that none overlaps another (x in px from
+ * `px`, about 6.7 px per character); names that would need a fifth level are
+ * left to the list under the chart.
+ */
+function labelLevels(outliers, px) {
+  const levels = [];
+  const ends = [];
+  for (const o of [...outliers].sort((a, b) => a.value_ns - b.value_ns)) {
+    const half = (o.name.length * 6.7) / 2;
+    const x = px(o.value_ns);
+    const i = ends.findIndex((end) => end + 6 < x - half);
+    const level = i >= 0 ? i : ends.length < 4 ? ends.length : -1;
+    if (level < 0) continue;
+    ends[level] = x + half;
+    (levels[level] ??= []).push(o);
+  }
+  return levels;
+}
+
+function outlierList(f) {
+  return h('div', { class: 'outlier-list', 'data-testid': 'ops-outliers' },
+    f.outliers.length
+      ? [h('strong', {}, `${f.outliers.length} outlier${f.outliers.length === 1 ? '' : 's'}: `),
+        f.outliers.map((x, i) => [i ? ', ' : '', h('span', { class: ['outlier', x.extreme && 'extreme'], 'data-testid': 'ops-outlier', dataset: { name: x.name, value: x.value_ns, extreme: x.extreme } },
+          h('code', {}, x.name), ` ${fmtNs(x.value_ns)}`, x.extreme ? h('span', { class: 'badge bad' }, 'extreme') : null)]),
+        '.']
+      : h('span', { class: 'muted' }, 'No outliers: every operation lies within the 1.5 IQR fences.'));
+}
