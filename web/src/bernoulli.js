@@ -305,7 +305,7 @@ function planner(b, ctx) {
 
   const section = h('div', { class: 'planner', 'data-testid': 'planner' },
     h('h3', {}, 'Trial planner'),
-    h('p', { class: 'muted explain' },
+    h('p', { class: 'muted section-note' },
       'How many trials, and how much wall time, does an event need for a given relative error? Eq. 5 with p = (event + To) / Tc; ',
       'each trial costs the event plus the overhead. The tick and To start at this file\u2019s values; change anything.'),
     h('form', { class: 'plan-form', onsubmit: (e) => e.preventDefault() },

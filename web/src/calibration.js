@@ -26,7 +26,7 @@ export function calibrationSection(o, f, report) {
   const ciIncludesOne = fit.slope_ci[0] <= 1 && 1 <= fit.slope_ci[1];
   const byName = new Map(cal.points.map((p) => [p.name, p]));
   section.append(
-    h('p', { class: 'muted explain' },
+    h('p', { class: 'muted section-note' },
       'Each operation\u2019s cost by the portable clock (x) against the same sequences timed by ', h('code', {}, o.counter_clock ?? 'the counter'),
       ' (y, converted to ns with the counter frequency), and the least-squares line ', h('span', { class: 'eq' }, 'y = α + β·x'),
       '. One fit per machine then converts every portable timing, as in the paper (r = 0.989, β = 1.232 there).'),

@@ -129,7 +129,7 @@ function crossCpuSection(c) {
     numCell('median_step_ns', x.median_step_ns, fmtNs(x.median_step_ns), { unit: 'ns' })));
   return h('div', { class: 'cross-cpu', 'data-testid': 'cross-cpu' },
     h('h3', {}, 'Across CPUs'),
-    h('p', { class: 'muted explain' },
+    h('p', { class: 'muted section-note' },
       'The collector read each clock, moved its thread to another CPU, and read the clock again. ',
       'A second reading earlier than the first means the CPUs\u2019 clocks disagree. ',
       'A move takes time, so every step includes it: a skew between CPUs smaller than the smallest step seen could not show up as a backward step.'),

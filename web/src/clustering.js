@@ -27,7 +27,7 @@ export function clusteringSection(f, report, key, ctx) {
   const view = ctx.view;
   const section = h('div', { class: 'clustering', 'data-testid': 'clustering', dataset: { form: f.form } },
     h('h3', {}, `Clusters of ${f.form} costs`),
-    h('p', { class: 'muted explain' },
+    h('p', { class: 'muted section-note' },
       'Operations are clustered by cost (distance = |difference in ns per op|). The ',
       h('strong', {}, 'granularity'), ' is where the tree is cut: two clusters closer than it are not told apart. ',
       'Set to each of the six statistics of the costs in turn, it gives from many fine clusters (minimum) to one (maximum).'));
@@ -134,6 +134,7 @@ function dendrogram(f, c, cut) {
     // At least 13 px per leaf so that names stay legible; wider scrolls.
     draw: (width) => Plot.plot({
       ...baseOptions(Math.max(width, 76 + n * 13)),
+      style: { ...baseOptions(width).style, maxWidth: 'none' },
       height: 300 + longest * 6.6,
       marginLeft: 56,
       marginRight: 20,
@@ -148,8 +149,8 @@ function dendrogram(f, c, cut) {
         }),
         Plot.ruleY([cut.granularity_ns], { stroke: 'var(--bad)', strokeDasharray: '5 4', strokeWidth: 1.5 }),
         Plot.text([cut], {
-          x: n - 0.3, y: 'granularity_ns', text: (x) => `granularity ${fmtNs(x.granularity_ns)} (${STATISTICS[x.statistic] ?? x.statistic}): ${x.clusters} cluster${x.clusters === 1 ? '' : 's'}`,
-          textAnchor: 'end', dy: -7, fill: 'var(--bad)', fontWeight: 600, stroke: 'var(--card)', strokeWidth: 4, paintOrder: 'stroke',
+          x: -0.7, y: 'granularity_ns', text: (x) => `granularity ${fmtNs(x.granularity_ns)} (${STATISTICS[x.statistic] ?? x.statistic}): ${x.clusters} cluster${x.clusters === 1 ? '' : 's'}`,
+          textAnchor: 'start', dy: -7, fill: 'var(--bad)', fontWeight: 600, stroke: 'var(--card)', strokeWidth: 4, paintOrder: 'stroke',
         }),
         Plot.text(leaves, {
           x: 'i', y: 0, text: 'name', rotate: -90, textAnchor: 'end', dx: -7, fill: (l) => colour(l.k),

@@ -194,7 +194,7 @@ function opsTable(o, view, report) {
 function formSection(o, f, report, key, ctx) {
   return h('div', { class: 'form-section', 'data-testid': 'form-section', dataset: { form: f.form } },
     h('h3', {}, `All ${f.form} operations: summary and outliers`),
-    h('p', { class: 'muted explain' }, `Over the ${fmtCount(f.names.length)} ${f.form} operations with an estimate (${f.basis}), as the paper\u2019s Table 3. `,
+    h('p', { class: 'muted section-note' }, `Over the ${fmtCount(f.names.length)} ${f.form} operations with an estimate (${f.basis}), as the paper\u2019s Table 3. `,
       'Tukey\u2019s fences: beyond 1.5 IQR from the box is an outlier, beyond 3 IQR an extreme one.'),
     f.summary ? [summaryTable(f), boxKey(), boxPlot(f), outlierList(f)] : h('p', { class: 'muted' }, 'No operation of this form has an estimate.'),
     clusteringSection(f, report, key, ctx),
