@@ -255,6 +255,9 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         black_box(portable::libm_fmod().len());
     }
 
+    // Core clock: samples before the operations and one after each, so
+    // that its median sees the same frequency history as the operations
+    // (a VM's turbo clock drifts with the host's load).
     let mut core_clock = None;
     if use_counter {
         let pb = ctx.progress.spinner("core clock", "dependent adds");
@@ -333,6 +336,10 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             }
         }
         ops.push(m);
+        if let (Some(c), Some((t, _))) = (core_clock.as_mut(), core_clock_sample()) {
+            let c: &mut CoreClock = c;
+            c.ticks.push(t);
+        }
         bar.inc(1);
     }
     bar.finish_with_message(format!("{} sequences", ops.len()));
@@ -352,7 +359,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "copies": COPIES,
         "repetitions": reps,
         "warmup_runs_per_length": warmup,
-        "core_clock_samples": core_samples,
+        "core_clock_samples": format!("{core_samples} before the operations, then one after each"),
         "pinned_cpu": pinned_cpu,
         "counter": {
             "clock": super::tsc::ORDERED_NAME,
