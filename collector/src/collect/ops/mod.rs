@@ -229,7 +229,7 @@ fn failure(message: String) -> SuiteFailure {
 }
 
 pub fn run(ctx: &Ctx) -> SuiteResult {
-    let reps: usize = if ctx.quick { 100 } else { 3000 };
+    let reps: usize = if ctx.quick { 100 } else { 1000 };
     let warmup: usize = 3;
     let core_samples: usize = if ctx.quick { 30 } else { 200 };
     let mut fallbacks: Vec<String> = Vec::new();
