@@ -532,10 +532,16 @@ pub struct AllocExecution {
     #[serde(default)]
     pub measurements: Vec<f64>,
     /// Pages per colour actually obtained (colouring strategies), from
-    /// `/proc/self/pagemap`.
+    /// `/proc/self/pagemap`; for the other strategies the kernel's own
+    /// colours of the same pages (with `colour_misses` absent).
     #[serde(default)]
     pub colour_histogram: Vec<u64>,
     /// Pages whose colour differed from the one the strategy asked for.
     #[serde(default)]
     pub colour_misses: Option<u64>,
+    /// Bytes of the workload's arrays in transparent huge pages, read after
+    /// the measurements (`/proc/kpageflags`, else `AnonHugePages` of the
+    /// mappings holding them): shows whether `thp_madvise` got them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub huge_page_bytes: Option<u64>,
 }

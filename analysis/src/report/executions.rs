@@ -8,6 +8,7 @@ use crate::stats::executions::{
     cv_overall, cv_within, executions_needed, hierarchical_ci, impact_factor_ci, mean_of_means,
     optimal_measurements, random_effects, ImpactOptions, RandomEffects,
 };
+use crate::stats::modes::{detect_modes, Modes};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -34,6 +35,8 @@ pub struct ExecutionStats {
     /// 10, 100 and 1000 measurements, and the executions then needed for a
     /// CI half-width of 1 % and 5 % of the mean.
     pub planning: Vec<PlanningRow>,
+    /// Modes among the execution means (k-means, count by silhouette).
+    pub modes: Option<Modes>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -93,6 +96,15 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
             .then(|| impact_factor_ci(executions, &o.impact, &impact_b))
             .flatten(),
         impact: o.impact,
+        modes: (!single)
+            .then(|| {
+                let means: Vec<f64> = executions
+                    .iter()
+                    .map(|e| e.iter().sum::<f64>() / e.len() as f64)
+                    .collect();
+                detect_modes(&means, b.seed)
+            })
+            .flatten(),
         random_effects: re,
         planning,
     })

@@ -8,6 +8,7 @@ use super::Options;
 use crate::format::{OpMeasurement, OpsData};
 use crate::stats::bootstrap::{median, percentile_ci, BootstrapCi};
 use crate::stats::cluster::{cluster_1d, Dendrogram, Linkage};
+use crate::stats::modes::{detect_modes, Modes};
 use crate::stats::regression::{ols, Fit};
 use crate::stats::{Fences, Summary};
 use serde::Serialize;
@@ -71,6 +72,8 @@ pub struct FormReport {
     pub fences: Option<Fences>,
     pub outliers: Vec<NamedOutlier>,
     pub clustering: Option<ClusteringReport>,
+    /// Cost modes by k-means (linfa), to compare with the clustering.
+    pub modes: Option<Modes>,
     pub calibration: Option<CalibrationReport>,
 }
 
@@ -271,6 +274,7 @@ fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Opti
         }
     });
 
+    let modes = detect_modes(&values, o.bootstrap.seed);
     FormReport {
         form: form.to_string(),
         basis: "portable ns per operation (median over repetitions)".into(),
@@ -280,6 +284,7 @@ fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Opti
         fences,
         outliers,
         clustering,
+        modes,
         calibration,
     }
 }

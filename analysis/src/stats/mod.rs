@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod dist;
 pub mod ecdf;
 pub mod executions;
+pub mod modes;
 pub mod moments;
 pub mod quantile;
 pub mod regression;
