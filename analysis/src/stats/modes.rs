@@ -40,7 +40,16 @@ pub fn detect_modes(values: &[f64], seed: u64) -> Option<Modes> {
     let mut distinct = values.to_vec();
     distinct.sort_by(f64::total_cmp);
     distinct.dedup();
-    let data = Array2::from_shape_vec((n, 1), values.to_vec()).ok()?;
+    // k-means squares distances: scale to [0, 1] first so huge values cannot
+    // overflow to infinity (the clustering is scale-invariant).
+    let (lo, hi) = (distinct[0], distinct[distinct.len() - 1]);
+    let span = hi - lo;
+    if !(span > 0.0 && span.is_finite()) {
+        let rule = "one mode: the values do not separate".to_string();
+        return Some(relabel(values, 1, vec![0; n], rule, Vec::new()));
+    }
+    let scaled: Vec<f64> = values.iter().map(|v| (v - lo) / span).collect();
+    let data = Array2::from_shape_vec((n, 1), scaled).ok()?;
     let dataset = DatasetBase::from(data);
     let mut tried = Vec::new();
     let mut best: Option<(usize, f64, Vec<usize>)> = None;
