@@ -27,6 +27,10 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Serve the notebook page and a folder of results on 127.0.0.1.
     Serve(serve::ServeArgs),
+    /// Internal: one execution of an alloc-suite configuration (the collector
+    /// runs itself as a child process).
+    #[command(name = "__alloc-child", hide = true)]
+    AllocChild(collect::AllocChildArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,5 +39,6 @@ fn main() -> ExitCode {
         Command::Collect(args) => collect::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::AllocChild(args) => collect::alloc_child(args),
     }
 }

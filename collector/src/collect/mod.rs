@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime};
 
+pub use alloc::child::{run as alloc_child, AllocChildArgs};
 use serde_json::Value;
 use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
 
@@ -47,10 +48,14 @@ const SUITES: &[SuiteDef] = &[
         name: "copy",
         run: copy::run,
     },
+    SuiteDef {
+        name: "alloc",
+        run: alloc::run,
+    },
 ];
 
 /// Names for the command line; kept in step with [`SUITES`] by a test.
-const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "ops", "copy"];
+const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "ops", "copy", "alloc"];
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {
@@ -73,6 +78,12 @@ pub struct CollectArgs {
     /// bernoulli suite: confidence level of that relative error.
     #[arg(long, value_name = "C", default_value_t = 0.95, value_parser = parse_confidence)]
     pub confidence: f64,
+    /// alloc suite: separate executions (child processes) per configuration.
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub executions: u32,
+    /// alloc suite: timed measurements per execution [default: 10 quick, 30 full].
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
+    pub measurements: Option<u32>,
 }
 
 fn parse_open_unit(s: &str, what: &str) -> Result<f64, String> {
@@ -100,6 +111,13 @@ pub struct Ctx<'a> {
     pub epsilon: f64,
     pub confidence: f64,
     pub progress: &'a progress::Progress,
+    /// alloc: executions per configuration, measurements per execution.
+    pub executions: u32,
+    pub measurements: Option<u32>,
+    /// Rewrite the result file now with the running suite's output so far
+    /// (marked failed, "in progress"): long suites call it after each
+    /// finished unit, so that a kill keeps everything finished.
+    pub checkpoint: &'a dyn Fn(&SuiteOutput),
 }
 
 /// What a suite hands back: the three free-form sections of
@@ -187,12 +205,40 @@ pub fn run(args: CollectArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
 
+    // The file as of the last finished suite, and the running suite's name
+    // and start, for `Ctx::checkpoint`.
+    let saved = std::cell::RefCell::new((run.clone(), String::new(), SystemTime::now()));
+    let checkpoint = |o: &SuiteOutput| {
+        let mut saved = saved.borrow_mut();
+        let (file, name, started) = &mut *saved;
+        file.suites.push(Suite {
+            suite: name.clone(),
+            status: "failed".to_string(),
+            error: Some(
+                "in progress: the run ended before this suite finished; data holds what finished"
+                    .to_string(),
+            ),
+            started_at: timefmt::rfc3339(*started),
+            ended_at: timefmt::rfc3339(SystemTime::now()),
+            config: o.config.clone(),
+            fallbacks: o.fallbacks.clone(),
+            data: o.data.clone(),
+        });
+        let written = output::write_run(&out, file);
+        file.suites.pop();
+        if let Err(e) = written {
+            eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+        }
+    };
     let ctx = Ctx {
         quick: args.quick,
         no_counter: args.no_counter,
         epsilon: args.epsilon,
         confidence: args.confidence,
         progress: &progress,
+        executions: args.executions,
+        measurements: args.measurements,
+        checkpoint: &checkpoint,
     };
     let mut summary: Vec<String> = Vec::new();
     let mut any_failed = false;
@@ -202,6 +248,11 @@ pub fn run(args: CollectArgs) -> ExitCode {
             break;
         }
         let suite_started = SystemTime::now();
+        {
+            let mut s = saved.borrow_mut();
+            s.1 = def.name.to_string();
+            s.2 = suite_started;
+        }
         // A panicking suite is recorded as failed; the others still run.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (def.run)(&ctx)))
             .unwrap_or_else(|panic| {
@@ -241,6 +292,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             }
         }
         run.suites.push(suite);
+        saved.borrow_mut().0.suites = run.suites.clone();
         if let Err(e) = output::write_run(&out, &run) {
             eprintln!("tickbook collect: cannot write {}: {e}", out.display());
             write_failed = true;

@@ -57,6 +57,7 @@ impl Mapping {
         self.ptr
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
