@@ -35,6 +35,9 @@ pub struct CoreClockRow {
     /// Median counter ticks per add = ticks per core cycle, with its CI.
     pub ticks_per_cycle: BootstrapCi,
     pub cycles_per_tick: f64,
+    /// The CI of `cycles_per_tick` (the reciprocals of the ticks-per-cycle
+    /// CI's bounds, swapped).
+    pub cycles_per_tick_ci: (f64, f64),
     /// Core clock in Hz (counter Hz × cycles per tick), when the counter
     /// frequency is known.
     pub core_hz: Option<f64>,
@@ -181,6 +184,7 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
             adds: c.adds,
             samples: c.ticks.len(),
             cycles_per_tick: 1.0 / tpc.estimate,
+            cycles_per_tick_ci: (1.0 / tpc.hi, 1.0 / tpc.lo),
             core_hz: d.counter_hz.map(|hz| hz / tpc.estimate),
             ticks_per_cycle: tpc,
         })

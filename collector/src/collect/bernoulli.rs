@@ -141,14 +141,43 @@ fn monotonic_raw_ns() -> u64 {
     super::tsc::timespec_ns(&ts) as u64
 }
 
+/// What keeps the clock reads of a trial in program order with the event.
+/// The second read does not depend on the event's result, so an
+/// out-of-order core would otherwise issue it while the event's dependency
+/// chain is still running and time a shorter event than the reference,
+/// which is fenced by `lfence; rdtsc`.
+pub const TRIAL_FENCE: &str = if cfg!(target_arch = "x86_64") {
+    "lfence"
+} else if cfg!(target_arch = "aarch64") {
+    "isb"
+} else {
+    "none (no execution barrier on this architecture)"
+};
+
+#[inline(always)]
+fn execution_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: lfence only orders execution; it touches no memory or registers.
+    unsafe {
+        core::arch::asm!("lfence", options(nostack, preserves_flags))
+    };
+    #[cfg(target_arch = "aarch64")]
+    // SAFETY: isb only flushes the pipeline; it touches no memory or registers.
+    unsafe {
+        core::arch::asm!("isb", options(nostack, preserves_flags))
+    };
+}
+
 /// `count` trials of an event of `units`; returns (ticks, sum of steps in ns).
 #[inline(never)]
 fn trials(units: u64, count: u64) -> (u64, u64) {
     let mut m = 0u64;
     let mut sum = 0u64;
     for _ in 0..count {
+        execution_fence();
         let a = coarse_ns();
         event(units);
+        execution_fence();
         let b = coarse_ns();
         if b != a {
             m += 1;
@@ -579,6 +608,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "pilot_trials_max": p.pilot_trials,
         "pilot_budget_fraction": p.pilot_fraction,
         "block_size": p.block_size,
+        "trial_fence": TRIAL_FENCE,
         "reference": reference,
         "reference_ns_per_unit": ns_per_unit,
         "reference_samples": { "max": p.reference_max, "min": p.reference_min, "budget_s": p.reference_budget_s },
