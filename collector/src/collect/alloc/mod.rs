@@ -75,7 +75,14 @@ fn parse_failures(s: &str) -> Vec<(u32, String)> {
 
 /// Run one child and turn whatever happened into an execution record.
 fn run_child(cfg: &ChildConfig, padding: usize, timeout: Duration) -> Result<ChildReport, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find own executable: {e}"))?;
+    // /proc/self/exe runs the very binary this process runs, even when the
+    // file has been replaced (a rebuild) since it started; current_exe would
+    // then name a path that no longer exists, or a different build.
+    let exe = if std::path::Path::new("/proc/self/exe").exists() {
+        std::path::PathBuf::from("/proc/self/exe")
+    } else {
+        std::env::current_exe().map_err(|e| format!("cannot find own executable: {e}"))?
+    };
     let json = serde_json::to_string(cfg).map_err(|e| format!("config to JSON: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.arg("__alloc-child")
@@ -351,7 +358,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "measurement": "wall time of one measurement (reps_per_measurement kernels) by std::time::Instant, ns",
         "env_padding": format!("{PADDING_VAR} = 'x' × uniform 0..={MAX_ENV_PADDING} bytes per execution"),
         "schedule": "all (configuration, execution) pairs shuffled (Fisher–Yates, splitmix64 seeded by schedule_seed)",
-        "child": "tickbook __alloc-child --config <json>, own process group, stdout one JSON line",
+        "child": "tickbook __alloc-child --config <json> (run as /proc/self/exe: the same binary), own process group, stdout one JSON line",
         "child_timeout_s": timeout.as_secs(),
         "pinned_cpu": pinned_cpu,
         "page_bytes": page,
