@@ -452,6 +452,8 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let limits = ScanLimits {
         max_steps: if ctx.quick { 40 } else { 200 },
         max_duration_ns: if ctx.quick { 0.4e9 } else { 2e9 },
+        min_steps: if ctx.quick { 40 } else { 200 },
+        hard_max_duration_ns: if ctx.quick { 2e9 } else { 8e9 },
         check_every: 256,
     };
     let (tick_scan, stopped) = scan::scan(coarse_ns, read, ns_per_unit, &limits);

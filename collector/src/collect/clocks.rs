@@ -191,8 +191,11 @@ impl Params {
             warmup_reads: 1_000,
             limits: ScanLimits {
                 max_steps: 20_000,
-                // Long enough for ≥ 40 ticks of a 4 ms coarse clock.
+                // Long enough for ≥ 40 ticks of a 4 ms coarse clock; on a
+                // busy machine, longer until 40 changes were seen.
                 max_duration_ns: if quick { 160e6 } else { 1e9 },
+                min_steps: 40,
+                hard_max_duration_ns: if quick { 1e9 } else { 4e9 },
                 check_every: 1024,
             },
             migrations: if quick { 200 } else { 2_000 },

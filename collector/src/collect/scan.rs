@@ -61,12 +61,18 @@ impl StepRecorder {
 pub struct ScanLimits {
     pub max_steps: usize,
     pub max_duration_ns: f64,
+    /// The duration limit stops the scan only once this many changes were
+    /// seen (a preempted thread sees several coarse ticks as one step), up
+    /// to `hard_max_duration_ns`.
+    pub min_steps: usize,
+    pub hard_max_duration_ns: f64,
     /// Reads between looks at the reference clock and the stop flag.
     pub check_every: u32,
 }
 
-/// Read `clock` back to back until `max_steps` changes were seen or
-/// `max_duration_ns` passed on the reference. Returns the scan and whether a
+/// Read `clock` back to back until `max_steps` changes were seen, or
+/// `max_duration_ns` passed on the reference with at least `min_steps`
+/// changes, or `hard_max_duration_ns` passed. Returns the scan and whether a
 /// signal stopped it.
 #[inline(never)]
 pub fn scan<C: Fn() -> u64, R: Fn() -> u64>(
@@ -76,6 +82,7 @@ pub fn scan<C: Fn() -> u64, R: Fn() -> u64>(
     lim: &ScanLimits,
 ) -> (ClockScan, bool) {
     let max_ref = (lim.max_duration_ns / ref_ns_per_unit).max(1.0) as u64;
+    let hard_ref = (lim.hard_max_duration_ns / ref_ns_per_unit).max(1.0) as u64;
     let r0 = reference();
     let mut rec = StepRecorder::new(clock(), lim.max_steps);
     let stopped_by = 'outer: loop {
@@ -84,7 +91,8 @@ pub fn scan<C: Fn() -> u64, R: Fn() -> u64>(
                 break 'outer "max_steps";
             }
         }
-        if reference().wrapping_sub(r0) >= max_ref {
+        let elapsed = reference().wrapping_sub(r0);
+        if elapsed >= hard_ref || (elapsed >= max_ref && rec.len() >= lim.min_steps) {
             break "max_duration";
         }
         if signals::stop_requested().is_some() {
@@ -246,6 +254,8 @@ mod tests {
         let lim = ScanLimits {
             max_steps: 10,
             max_duration_ns: 1e18,
+            min_steps: 0,
+            hard_max_duration_ns: 1e18,
             check_every: 4,
         };
         let (s, int) = scan(clock, || t.get(), 1.0, &lim);
@@ -257,6 +267,8 @@ mod tests {
         let lim = ScanLimits {
             max_steps: 10,
             max_duration_ns: 100.0,
+            min_steps: 0,
+            hard_max_duration_ns: 1e18,
             check_every: 4,
         };
         let (s, _) = scan(frozen, clock, 1.0, &lim);
