@@ -6,8 +6,8 @@
 //! are all checked and reported.
 
 use crate::format::{
-    BernoulliData, BernoulliTrials, ClocksData, OpsData, RunFile, SamplesFile, FORMAT_MAJOR,
-    FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+    AllocData, BernoulliData, BernoulliTrials, ClocksData, CopyData, OpsData, RunFile, SamplesFile,
+    FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -47,6 +47,10 @@ pub struct RunDocument {
     pub clocks: Option<ClocksData>,
     pub bernoulli: Option<BernoulliData>,
     pub ops: Option<OpsData>,
+    pub copy: Option<CopyData>,
+    pub alloc: Option<AllocData>,
+    /// The alloc data come from an unfinished suite (what it checkpointed).
+    pub partial_alloc: bool,
     /// Suites this build does not know (from a newer minor version), skipped.
     pub skipped_suites: Vec<String>,
 }
@@ -226,10 +230,21 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
     let mut clocks = None;
     let mut bernoulli = None;
     let mut ops = None;
+    let mut copy = None;
+    let mut alloc = None;
+    let mut partial_alloc = false;
     let mut skipped_suites = Vec::new();
     for (i, suite) in run.suites.iter().enumerate() {
         let prefix = format!("suites[{i}].data");
         match suite.suite.as_str() {
+            // A long alloc run checkpoints its finished executions into a
+            // suite marked failed; show them (the report says it is partial).
+            "alloc" if suite.status != "complete" => {
+                if let Ok(data) = serde_json::from_value::<AllocData>(suite.data.clone()) {
+                    partial_alloc = true;
+                    alloc = Some(data);
+                }
+            }
             _ if suite.status != "complete" => {}
             "clocks" => {
                 let data: ClocksData = cx.typed(&suite.data, &prefix)?;
@@ -246,6 +261,27 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
                 validate_ops(cx, &data, &prefix)?;
                 ops = Some(data);
             }
+            "copy" => {
+                let data: CopyData = cx.typed(&suite.data, &prefix)?;
+                for (i, c) in data.cases.iter().enumerate() {
+                    check_samples(
+                        cx,
+                        &c.samples_ns,
+                        &format!("{prefix}.cases[{i}].samples_ns"),
+                    )?;
+                }
+                copy = Some(data);
+            }
+            "alloc" => {
+                let data: AllocData = cx.typed(&suite.data, &prefix)?;
+                for (i, c) in data.configs.iter().enumerate() {
+                    for (j, e) in c.executions.iter().enumerate() {
+                        let at = format!("{prefix}.configs[{i}].executions[{j}].measurements");
+                        check_samples(cx, &e.measurements, &at)?;
+                    }
+                }
+                alloc = Some(data);
+            }
             other => skipped_suites.push(other.to_string()),
         }
     }
@@ -254,6 +290,9 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
         clocks,
         bernoulli,
         ops,
+        copy,
+        alloc,
+        partial_alloc,
         skipped_suites,
     })
 }

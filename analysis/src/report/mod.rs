@@ -11,14 +11,18 @@ use crate::stats::executions::ImpactOptions;
 use crate::stats::QuantileType;
 use serde::{Deserialize, Serialize};
 
+mod alloc;
 mod bernoulli;
 mod clocks;
+mod copy;
 mod executions;
 mod ops;
 mod samples;
 
+pub use alloc::*;
 pub use bernoulli::*;
 pub use clocks::*;
+pub use copy::*;
 pub use executions::*;
 pub use ops::*;
 pub use samples::*;
@@ -38,6 +42,9 @@ pub struct Options {
     pub linkage: Linkage,
     /// Impact factor: group pairs per estimate and group size.
     pub impact: ImpactOptions,
+    /// Relative difference two results must exceed (besides disjoint CIs)
+    /// to count as different, e.g. 0.03 = 3 %.
+    pub threshold: f64,
     /// Bootstrap resamples of the impact factor (each re-estimates it from
     /// `impact.pairs` group pairs, so it costs more than other bootstraps).
     pub impact_resamples: usize,
@@ -58,6 +65,7 @@ impl Default for Options {
             linkage: Linkage::Average,
             impact: ImpactOptions::default(),
             impact_resamples: 500,
+            threshold: 0.03,
         }
     }
 }
@@ -85,6 +93,12 @@ impl Options {
             return Err(format!(
                 "the bootstrap seed must be at most 2^53 − 1 (JavaScript numbers carry no more), got {}",
                 b.seed
+            ));
+        }
+        if !(self.threshold >= 0.0 && self.threshold.is_finite()) {
+            return Err(format!(
+                "the comparison threshold must be ≥ 0, got {}",
+                self.threshold
             ));
         }
         if self.impact_resamples == 0 || self.impact_resamples > 100_000 {
@@ -127,6 +141,10 @@ pub struct FileReport {
     pub bernoulli: Option<BernoulliReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ops: Option<OpsReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy: Option<CopyReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc: Option<AllocReport>,
     pub options: Options,
 }
 
@@ -162,6 +180,8 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
         samples: None,
         bernoulli: None,
         ops: None,
+        copy: None,
+        alloc: None,
         options: *opts,
     };
     match read_document(file, bytes) {
@@ -243,6 +263,17 @@ fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
     }
     if let Some(o) = &doc.ops {
         report.ops = Some(ops_report(o, opts));
+    }
+    if let Some(c) = &doc.copy {
+        report.copy = Some(copy_report(c, opts));
+    }
+    if let Some(a) = &doc.alloc {
+        if doc.partial_alloc {
+            report.warnings.push(
+                "the alloc suite did not finish: its cell shows the executions that did".into(),
+            );
+        }
+        report.alloc = Some(alloc_report(a, doc.partial_alloc, opts));
     }
 }
 

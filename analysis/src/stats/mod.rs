@@ -5,6 +5,7 @@
 pub mod bernoulli;
 pub mod bootstrap;
 pub mod cluster;
+pub mod compare;
 pub mod dist;
 pub mod ecdf;
 pub mod executions;

@@ -1,0 +1,76 @@
+//! Comparing results with uncertainty (METHODS.md §002): two results differ
+//! only when their confidence intervals do not overlap **and** they differ by
+//! more than a threshold the user chooses; strategies are ranked with ties.
+
+use serde::Serialize;
+
+/// An estimate with its interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Est {
+    pub estimate: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+/// Relative difference (larger − smaller) / smaller; infinite when the
+/// smaller is 0 and they differ.
+pub fn relative_difference(a: f64, b: f64) -> f64 {
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    if hi == lo {
+        0.0
+    } else if lo > 0.0 {
+        (hi - lo) / lo
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// Whether `a` and `b` differ: disjoint intervals and a relative difference
+/// above `threshold` (0.03 = 3 %).
+pub fn differ(a: &Est, b: &Est, threshold: f64) -> bool {
+    let overlap = a.lo <= b.hi && b.lo <= a.hi;
+    !overlap && relative_difference(a.estimate, b.estimate) > threshold
+}
+
+/// Rank of each item where lower is better: 1 + the number of items that
+/// are lower and differ from it. Ties share a rank; several can be first.
+pub fn ranks(items: &[Est], threshold: f64) -> Vec<usize> {
+    items
+        .iter()
+        .map(|a| {
+            1 + items
+                .iter()
+                .filter(|b| b.estimate < a.estimate && differ(a, b, threshold))
+                .count()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(estimate: f64, half: f64) -> Est {
+        Est {
+            estimate,
+            lo: estimate - half,
+            hi: estimate + half,
+        }
+    }
+
+    #[test]
+    fn overlap_or_small_difference_is_no_difference() {
+        assert!(!differ(&e(100.0, 5.0), &e(108.0, 5.0), 0.0)); // intervals overlap
+        assert!(differ(&e(100.0, 1.0), &e(108.0, 1.0), 0.03));
+        assert!(!differ(&e(100.0, 1.0), &e(108.0, 1.0), 0.10)); // 8 % < 10 %
+        assert_eq!(relative_difference(2.0, 1.0), 1.0);
+        assert_eq!(relative_difference(0.0, 0.0), 0.0);
+    }
+
+    #[test]
+    fn ranks_allow_ties() {
+        let items = [e(100.0, 1.0), e(100.5, 1.0), e(120.0, 1.0)];
+        assert_eq!(ranks(&items, 0.01), vec![1, 1, 3]);
+        assert_eq!(ranks(&items, 0.5), vec![1, 1, 1]);
+    }
+}
