@@ -16,6 +16,7 @@ pub struct CopyReport {
     pub repetitions: u32,
     pub cache_bytes: Vec<NamedSize>,
     pub implementations: Vec<String>,
+    /// Nominal lengths (see `CopyCell::nominal_length`).
     pub lengths: Vec<u64>,
     pub alignments: Vec<u64>,
     /// The relative difference a flagged case must exceed.
@@ -29,6 +30,10 @@ pub struct CopyReport {
 pub struct CopyCell {
     pub implementation: String,
     pub length: u64,
+    /// The nominal length this case belongs to: lengths are rounded down
+    /// to the alignment from nominal + 63, so each nominal length appears
+    /// as up to 64 bytes more; this groups them for the heat maps.
+    pub nominal_length: u64,
     pub variant: u8,
     pub alignment: u64,
     pub same_array: bool,
@@ -63,6 +68,7 @@ pub fn copy_report(d: &CopyData, o: &Options) -> CopyReport {
             CopyCell {
                 implementation: c.implementation.clone(),
                 length: c.length,
+                nominal_length: c.length - c.length % 64,
                 variant: c.variant,
                 alignment: c.alignment,
                 same_array: c.same_array,
@@ -116,8 +122,8 @@ pub fn copy_report(d: &CopyData, o: &Options) -> CopyReport {
         if !implementations.contains(&c.implementation) {
             implementations.push(c.implementation.clone());
         }
-        if !lengths.contains(&c.length) {
-            lengths.push(c.length);
+        if !lengths.contains(&c.nominal_length) {
+            lengths.push(c.nominal_length);
         }
         if !alignments.contains(&c.alignment) {
             alignments.push(c.alignment);
