@@ -3,7 +3,9 @@
 //! may panic across the boundary (errors become JS exceptions with a message).
 
 use serde::Serialize;
-use tickbook_analysis::report::{analyze_bytes, Options};
+use tickbook_analysis::report::{
+    analyze_bytes, apply_calibration, CalibrationFit, OpsView, Options, ReportView,
+};
 use wasm_bindgen::prelude::*;
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
@@ -53,6 +55,31 @@ pub fn plan(
         epsilon,
         confidence,
     ))
+}
+
+/// The calibration fit of one form from a report `analyze` returned: the
+/// object to save as a fit file. Throws with the reason when there is none.
+#[wasm_bindgen(js_name = exportFit)]
+pub fn export_fit(report: JsValue, form: &str) -> Result<JsValue, JsError> {
+    let view: ReportView = serde_wasm_bindgen::from_value(report)
+        .map_err(|e| JsError::new(&format!("not an analysis report: {e}")))?;
+    let fit = CalibrationFit::export_report(&view, form).map_err(|e| JsError::new(&e))?;
+    to_js(&fit)
+}
+
+/// Apply a fit file (its bytes, as read) to a report's `ops`: returns the
+/// same `calibrated` object `tickbook analyze --calibrate-with` adds under
+/// `ops`. Throws with the reason for a bad fit file.
+#[wasm_bindgen(js_name = applyCalibration)]
+pub fn apply_calibration_js(
+    ops: JsValue,
+    fit_name: &str,
+    fit_bytes: &[u8],
+) -> Result<JsValue, JsError> {
+    let fit = CalibrationFit::from_json(fit_name, fit_bytes).map_err(|e| JsError::new(&e))?;
+    let view: OpsView = serde_wasm_bindgen::from_value(ops)
+        .map_err(|e| JsError::new(&format!("not an ops report: {e}")))?;
+    to_js(&apply_calibration(&view, &fit).map_err(|e| JsError::new(&e))?)
 }
 
 /// The default analysis options, for the page's controls.

@@ -10,7 +10,10 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
-use tickbook_analysis::report::{analyze_bytes, ClocksReport, FileReport, Options, SamplesReport};
+use tickbook_analysis::report::{
+    analyze_bytes, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport, FileReport,
+    OpsView, Options, SamplesReport,
+};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
@@ -38,6 +41,18 @@ pub struct AnalyzeArgs {
     /// Linkage for clustering operation costs.
     #[arg(long, value_enum, default_value_t = LinkageArg::Average)]
     linkage: LinkageArg,
+    /// Write the file's calibration fit (portable against counter ns per op)
+    /// to OUT as JSON, to apply to other files with --calibrate-with. Needs
+    /// exactly one FILE.
+    #[arg(long, value_name = "OUT")]
+    export_fit: Option<PathBuf>,
+    /// The form whose fit --export-fit writes: latency or throughput.
+    #[arg(long, default_value = "latency", requires = "export_fit")]
+    form: String,
+    /// Apply a fit written by --export-fit to each file's portable per-op
+    /// times (table, or `ops.calibrated` in --json).
+    #[arg(long, value_name = "FIT")]
+    calibrate_with: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -82,7 +97,27 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    let reports: Vec<FileReport> = args
+    if args.export_fit.is_some() && args.files.len() != 1 {
+        eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
+        return ExitCode::from(2);
+    }
+    let fit = match &args.calibrate_with {
+        None => None,
+        Some(path) => {
+            let name = path.display().to_string();
+            match std::fs::read(path)
+                .map_err(|e| format!("{name}: cannot read the file: {e}"))
+                .and_then(|b| CalibrationFit::from_json(&name, &b))
+            {
+                Ok(f) => Some(f),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let mut reports: Vec<FileReport> = args
         .files
         .iter()
         .map(|path| {
@@ -99,6 +134,29 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         if let Some(e) = &r.error {
             failed = true;
             eprintln!("error: {e}");
+        }
+    }
+    if let (Some(out), Some(r)) = (&args.export_fit, reports.first()) {
+        if r.ok {
+            if let Err(e) = export_fit(r, &args.form, out) {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if let Some(fit) = &fit {
+        for r in reports.iter_mut().filter(|r| r.ok) {
+            let Some(ops) = r.ops.as_mut() else {
+                eprintln!("warning: {}: no ops suite, nothing to calibrate", r.file);
+                continue;
+            };
+            match OpsView::of(ops).and_then(|v| apply_calibration(&v, fit)) {
+                Ok(c) => ops.calibrated = Some(c),
+                Err(e) => {
+                    failed = true;
+                    eprintln!("error: {}: {e}", r.file);
+                }
+            }
         }
     }
     let text = if args.json {
@@ -134,6 +192,35 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Write `r`'s fit of `form` to `out`.
+fn export_fit(r: &FileReport, form: &str, out: &std::path::Path) -> Result<(), String> {
+    let ops = r
+        .ops
+        .as_ref()
+        .ok_or_else(|| format!("{}: no ops suite, so no calibration fit", r.file))?;
+    let info = r.info.as_ref();
+    let fit = CalibrationFit::export(
+        &r.file,
+        info.and_then(|i| i.host.as_deref()),
+        info.and_then(|i| i.cpu.as_deref()),
+        &OpsView::of(ops)?,
+        form,
+    )?;
+    let json = serde_json::to_string_pretty(&fit)
+        .map_err(|e| format!("cannot write the fit as JSON: {e}"))?;
+    std::fs::write(out, json + "\n").map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    eprintln!(
+        "wrote the {form} fit of {} to {} (y = {:.6} + {:.6}·x, r = {:.6}, n = {})",
+        r.file,
+        out.display(),
+        fit.intercept,
+        fit.slope,
+        fit.r,
+        fit.n
+    );
+    Ok(())
 }
 
 /// A file that cannot even be opened is reported like any other bad file.
@@ -175,6 +262,9 @@ fn render_file(out: &mut String, r: &FileReport) {
     }
     if let Some(s) = &r.samples {
         render_samples(out, s);
+    }
+    if let Some(c) = r.ops.as_ref().and_then(|o| o.calibrated.as_ref()) {
+        render_calibrated(out, c);
     }
     let _ = writeln!(out);
 }
@@ -290,6 +380,49 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
             );
         }
     }
+}
+
+fn render_calibrated(out: &mut String, c: &CalibratedOps) {
+    let f = &c.fit;
+    let _ = writeln!(
+        out,
+        "\n   Calibrated with the {} fit of {}: counter ns = {} + {}·portable ns (r = {:.6}, n = {})",
+        f.form,
+        f.source_file,
+        sig(f.intercept, 5),
+        sig(f.slope, 6),
+        f.r,
+        f.n
+    );
+    for w in &c.warnings {
+        let _ = writeln!(out, "   warning: {w}");
+    }
+    let level = format!("{}%", sig(100.0 * f.confidence, 3));
+    let mut t = Table::new(&[
+        "operation",
+        "form",
+        "portable",
+        "calibrated",
+        &format!("{level} interval"),
+        "own counter",
+        "",
+    ]);
+    for r in &c.ops {
+        t.row(vec![
+            r.name.clone(),
+            r.form.clone(),
+            fmt_ns(r.portable_ns),
+            fmt_ns(r.calibrated_ns),
+            format!("{} to {}", fmt_ns(r.interval_ns.0), fmt_ns(r.interval_ns.1)),
+            opt_ns(r.measured_counter_ns),
+            if r.extrapolated {
+                "extrapolated".into()
+            } else {
+                String::new()
+            },
+        ]);
+    }
+    t.render(out);
 }
 
 /// A duration in ns, scaled to ns/µs/ms/s with four significant digits.

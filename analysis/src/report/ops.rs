@@ -13,6 +13,9 @@ use crate::stats::regression::{ols, Fit};
 use crate::stats::{Fences, Summary};
 use serde::Serialize;
 
+mod calibration;
+pub use calibration::*;
+
 #[derive(Debug, Clone, Serialize)]
 pub struct OpsReport {
     pub portable_clock: String,
@@ -24,6 +27,10 @@ pub struct OpsReport {
     pub ops: Vec<OpRow>,
     /// One analysis per form (`latency`, `throughput`).
     pub forms: Vec<FormReport>,
+    /// Another machine's fit applied to these ops (`tickbook analyze
+    /// --calibrate-with`); never set by the analysis itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibrated: Option<CalibratedOps>,
 }
 
 /// Core cycles per counter tick from a chain of dependent adds (one core
@@ -211,6 +218,7 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
         core,
         ops,
         forms,
+        calibrated: None,
     }
 }
 
