@@ -427,3 +427,69 @@ test('confidence, resamples, seed and linkage re-analyse in the worker; the view
     await close();
   }
 });
+
+test('a fit exported from one file applies to another: the page matches tickbook analyze --export-fit/--calibrate-with', { timeout: 240_000 }, async () => {
+  // The other file: synthetic ops with its own skew, so the applied fit is
+  // visibly another machine's.
+  const other = path.join(tmp, 'results', 'other-ops.json');
+  await writeFile(other, JSON.stringify(syntheticOpsRun({ seed: 11 })));
+  const cliFit = path.join(tmp, 'cli-fit.json');
+  await tickbook(['analyze', opsFile, '--export-fit', cliFit, '--form', 'latency']);
+  const fitCli = JSON.parse(await readFile(cliFit, 'utf8'));
+  assert.equal(fitCli.format, 'tickbook-calibration-fit');
+  assert.equal(fitCli.form, 'latency');
+  const [calCli] = JSON.parse(await tickbook(['analyze', '--json', '--calibrate-with', cliFit, other]));
+  const calibrated = calCli.ops.calibrated;
+  assert.ok(calibrated && calibrated.ops.length > 0, 'the CLI calibrated the other file');
+
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', [opsFile, other]);
+    await waitForFiles(page, 2);
+    // Export from the first file's latency form.
+    const src = `[data-testid=ops-cell][data-file="${base(opsFile)}"]`;
+    const latency = page.locator(`${src} [data-testid=form-option][value=latency]`);
+    if (await latency.count()) await latency.check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator(`${src} [data-testid=calibration][data-form=latency] [data-testid=export-fit]`).click(),
+    ]);
+    const pageFitFile = path.join(tmp, 'page-fit.json');
+    await download.saveAs(pageFitFile);
+    const fitPage = JSON.parse(await readFile(pageFitFile, 'utf8'));
+    assert.equal(fitPage.source_file, base(opsFile), 'the page names the file it exported from');
+    for (const k of ['intercept', 'slope', 'r', 'intercept_se', 'slope_se', 'residual_sd', 't', 'mean_portable_ns', 'min_portable_ns', 'max_portable_ns']) {
+      eq(fitPage[k], fitCli[k], `exported fit ${k}`);
+    }
+    assert.equal(fitPage.n, fitCli.n, 'exported fit n');
+
+    // Apply it to the other file: the ops table gains the calibrated column.
+    const dst = `[data-testid=ops-cell][data-file="${base(other)}"]`;
+    const otherLatency = page.locator(`${dst} [data-testid=form-option][value=latency]`);
+    if (await otherLatency.count()) await otherLatency.check();
+    await page.setInputFiles(`${dst} [data-testid=calibration] [data-testid=apply-fit]`, pageFitFile);
+    await page.waitForSelector(`${dst} [data-testid=applied-fit]`);
+    eq(await page.locator(`${dst} [data-testid=applied-fit]`).getAttribute('data-slope'), fitCli.slope, 'applied slope');
+    eq(await page.locator(`${dst} [data-testid=calibrated-count]`).getAttribute('data-value'), calibrated.ops.length, 'calibrated operations');
+    const rows = await readTable(page, `${dst} [data-testid=op-row]:not(.unavailable)`, 'op');
+    const shown = calibrated.ops.filter((c) => c.form === 'latency');
+    assert.ok(shown.length > 0, 'latency operations calibrated');
+    for (const c of shown) {
+      const row = rows[c.name];
+      assert.ok(row, `row ${c.name} in the table`);
+      eq(row.calibrated_ns, c.calibrated_ns, `${c.name} calibrated ns`);
+      eq(row.calibrated_ns_lo, c.interval_ns[0], `${c.name} interval low`);
+      eq(row.calibrated_ns_hi, c.interval_ns[1], `${c.name} interval high`);
+    }
+    // A file that is not a fit is refused with a message, not an exception.
+    await page.setInputFiles(`${dst} [data-testid=calibration] [data-testid=apply-fit]`, other);
+    await page.waitForFunction((sel) => document.querySelector(`${sel} [data-testid=fit-status]`)?.textContent.includes('not a tickbook calibration fit'), dst);
+    // Removing the fit drops the column.
+    await page.locator(`${dst} [data-testid=remove-fit]`).click();
+    await page.waitForFunction((sel) => !document.querySelector(`${sel} [data-stat=calibrated_ns]`), dst);
+    assertClean(problems);
+  } finally {
+    await close();
+  }
+});

@@ -41,6 +41,15 @@ export class Analyzer {
       case 'fatal':
         this.fail(msg.message);
         break;
+      case 'called':
+      case 'call-failed': {
+        const p = this.plans.get(msg.id);
+        if (!p) break;
+        this.plans.delete(msg.id);
+        if (msg.type === 'called') p.resolve(msg.value);
+        else p.reject(new Error(msg.message));
+        break;
+      }
       case 'planned':
       case 'plan-failed': {
         const p = this.plans.get(msg.id);
@@ -99,6 +108,15 @@ export class Analyzer {
       const id = `plan${++this.planCounter}`;
       this.plans.set(id, { resolve, reject });
       this.worker.postMessage({ type: 'plan', id, args });
+    });
+  }
+
+  /** A calibration function of the wasm module in the worker (see worker.js `CALLS`). */
+  call(fn, ...args) {
+    return new Promise((resolve, reject) => {
+      const id = `call${++this.planCounter}`;
+      this.plans.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'call', id, fn, args });
     });
   }
 

@@ -1,7 +1,10 @@
 // Calibration of the portable clock against the cycle counter (METHODS.md
 // §000): the same sequences timed both ways, the OLS fit y = α + β·x of the
 // counter's ns per op (y) on the portable ns per op (x), Pearson r, and the
-// largest residuals; all from the report's `calibration`.
+// largest residuals; all from the report's `calibration`. The fit can be
+// exported (a JSON file) and another machine's fit applied to this file's
+// portable timings; both are computed in Rust (worker.js CALLS), the page
+// only downloads, reads the chosen file and renders.
 
 import * as Plot from '@observablehq/plot';
 import { h } from './dom.js';
@@ -11,14 +14,15 @@ import { fmtNs, fmtNum, fmtLevel, fmtGHz, fmtCount } from './units.js';
 
 const signedNs = (v) => (v < 0 ? `−${fmtNs(-v)}` : `+${fmtNs(v)}`);
 
-export function calibrationSection(o, f, report) {
+export function calibrationSection(o, f, report, ctx, rerender) {
   const cal = f.calibration;
   const section = h('div', { class: 'calibration', 'data-testid': 'calibration', dataset: { form: f.form } },
     h('h3', {}, `Calibration against the cycle counter (${f.form})`));
   if (!cal) {
     section.append(h('p', { class: 'muted' }, o.counter_clock
       ? 'Not enough operations with both a portable and a counter estimate to fit a line.'
-      : 'No cycle counter on this machine: the portable timings cannot be calibrated.'));
+      : 'No cycle counter on this machine: the portable timings cannot be calibrated.'),
+    ctx ? fitTools(o, f, report, ctx, rerender) : null);
     return section;
   }
   const fit = cal.fit;
@@ -54,8 +58,86 @@ export function calibrationSection(o, f, report) {
         h('span', { 'data-testid': 'residual', dataset: { name, value: byName.get(name)?.residual_ns ?? '' } },
           h('code', {}, name), ` ${signedNs(byName.get(name)?.residual_ns)}`)])),
     calibrationChart(o, f, cal),
+    ctx ? fitTools(o, f, report, ctx, rerender) : null,
   );
   return section;
+}
+
+/* ------------------------------------------------------------ export / apply */
+
+// A download name from a file name: only safe characters survive.
+function fitFileName(file, form) {
+  const base = String(file).split(/[\\/]/).pop().replace(/\.json$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_') || 'tickbook';
+  return `${base}-${form}-fit.json`;
+}
+
+function fitTools(o, f, report, ctx, rerender) {
+  const view = ctx.view;
+  const status = h('output', { class: 'fit-status', 'data-testid': 'fit-status', 'aria-live': 'polite' });
+  const say = (text, bad) => {
+    status.textContent = text;
+    status.classList.toggle('bad', Boolean(bad));
+  };
+  const exportButton = h('button', {
+    type: 'button', 'data-testid': 'export-fit', disabled: !f.calibration,
+    title: f.calibration ? `Download this file’s ${f.form} fit as JSON` : 'No fit to export',
+    onclick: async () => {
+      try {
+        const fit = await ctx.call('exportFit', report, f.form);
+        const blob = new Blob([`${JSON.stringify(fit, null, 2)}\n`], { type: 'application/json' });
+        const url = URL.createObjectURL(blob);
+        const a = h('a', { href: url, download: fitFileName(report.file, f.form), hidden: true });
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 0);
+        say(`Exported the ${f.form} fit (${fmtCount(fit.n)} operations).`);
+      } catch (e) {
+        say(`Could not export the fit: ${e?.message ?? e}`, true);
+      }
+    },
+  }, 'Export fit');
+  const input = h('input', {
+    type: 'file', accept: '.json,application/json', 'data-testid': 'apply-fit', 'aria-label': 'Apply a fit file to this file’s portable timings',
+    onchange: async () => {
+      const file = input.files?.[0];
+      if (!file) return;
+      try {
+        const buffer = await file.arrayBuffer();
+        view.calibrated = await ctx.call('applyCalibration', o, file.name, buffer);
+        // Tied to this report: a re-analysis (new options) drops it rather
+        // than show numbers computed from the previous report.
+        view.calibratedFor = report;
+        rerender();
+      } catch (e) {
+        say(`Could not apply ${file.name}: ${e?.message ?? e}`, true);
+      }
+      input.value = '';
+    },
+  });
+  const applied = view.calibratedFor === report ? view.calibrated : null;
+  return h('div', { class: 'fit-tools', 'data-testid': 'fit-tools' },
+    h('p', { class: 'muted section-note' },
+      'Export this fit to convert another file’s portable timings, or apply a fit exported elsewhere (here or with ',
+      h('code', {}, 'tickbook analyze --export-fit'), '): the table above gains a calibrated column, ',
+      h('span', { class: 'eq' }, 'α + β·x'), ' with its interval.'),
+    h('div', { class: 'table-tools' },
+      exportButton,
+      h('label', { class: 'file-pick' }, 'Apply a fit: ', input),
+      applied ? h('button', { type: 'button', 'data-testid': 'remove-fit', onclick: () => { view.calibrated = null; view.calibratedFor = null; rerender(); } }, 'Remove the applied fit') : null),
+    applied ? appliedNote(applied) : null,
+    status);
+}
+
+function appliedNote(c) {
+  const fit = c.fit;
+  return h('div', { class: 'applied-fit', 'data-testid': 'applied-fit', dataset: { slope: fit.slope, intercept: fit.intercept, source: fit.source_file } },
+    h('p', {}, 'Applied: the ', fit.form, ' fit of ', h('code', {}, fit.source_file),
+      fit.source_host ? [' (', fit.source_host, ')'] : '', ': ',
+      h('span', { class: 'eq' }, `y = ${signedNs(fit.intercept)} + ${fmtNum(fit.slope)}·x`),
+      `, r = ${fmtNum(fit.r, { digits: 6 })}, ${fmtCount(fit.n)} operations; `,
+      h('span', { 'data-testid': 'calibrated-count', dataset: { value: c.ops.length } }, `${fmtCount(c.ops.length)} operations calibrated`), '.'),
+    c.warnings.length ? h('ul', { class: 'warnings', 'data-testid': 'fit-warnings' }, c.warnings.map((w) => h('li', {}, w))) : null);
 }
 
 function fact(label, value) {

@@ -16,6 +16,7 @@ const notebook = new Notebook($('cells'), {
   options: () => options,
   setOptions: (patch) => setOptions(patch),
   plan: (args) => analyzer.plan(args),
+  call: (fn, ...args) => analyzer.call(fn, ...args),
 });
 const files = new Map(); // key -> {name, loaded: boolean}
 let counter = 0;

@@ -14,7 +14,7 @@ import { samplesCell } from './samples.js';
 import { quantileName } from './quantiles.js';
 
 export class Notebook {
-  /** `app`: {options() -> current options, setOptions(patch), plan(args) -> Promise} */
+  /** `app`: {options() -> current options, setOptions(patch), plan(args) -> Promise, call(fn, ...args) -> Promise (worker.js CALLS)} */
   constructor(container, app) {
     this.container = container;
     this.app = app;

@@ -30,7 +30,7 @@ export function opsCell(report, key, ctx) {
     clear(formArea);
     const f = o.forms.find((x) => x.form === view.form);
     formArea.dataset.form = view.form ?? '';
-    formArea.append(opsTable(o, view, report), f ? formSection(o, f, report, key, ctx) : null);
+    formArea.append(opsTable(o, view, report), f ? formSection(o, f, report, key, ctx, showForm) : null);
   };
   const cell = h('section', {
     class: 'cell ops', id: `cell-${key}-ops`, 'data-testid': 'ops-cell',
@@ -111,8 +111,16 @@ const COLUMNS = [
   { key: 'core_cycles', label: 'Core cycles/op', num: true, get: (r) => r.core_cycles?.estimate, title: 'Counter ticks per op divided by the counter ticks per core cycle' },
 ];
 
+// The calibrated column, present while a fit is applied (view.calibrated,
+// computed in Rust by applyCalibration; see calibration.js).
+const CALIBRATED = { key: 'calibrated_ns', label: 'ns/op (calibrated)', num: true, get: (r) => r.calibrated?.calibrated_ns,
+  title: 'α + β · portable ns/op with the applied fit, and its interval (the fit\u2019s prediction interval and this op\u2019s portable interval, in quadrature)' };
+
 function opsTable(o, view, report) {
   const sort = view.sort ?? (view.sort = { key: null, dir: 1 });
+  const cal = view.calibratedFor === report ? view.calibrated ?? null : null;
+  const calByOp = new Map((cal?.ops ?? []).map((c) => [`${c.name}\u0000${c.form}`, c]));
+  const columns = cal ? [...COLUMNS, CALIBRATED] : COLUMNS;
   const rowsOfForm = o.ops.filter((r) => r.form === view.form || !view.form);
   const level = fmtLevel(report.options?.bootstrap?.confidence);
   const ci = (stat, c, fmt, unit) => numCell(stat, c?.estimate, c ? [fmt(c.estimate),
@@ -128,14 +136,15 @@ function opsTable(o, view, report) {
         ci('portable_ns', r.portable_ns, (v) => fmtNs(v), 'ns'),
         numCell('counter_ticks', r.counter_ticks?.estimate, fmtNum(r.counter_ticks?.estimate), { title: r.counter_ticks ? `${r.counter_ticks.estimate} ticks (${r.counter_ticks.lo} to ${r.counter_ticks.hi})` : undefined }),
         numCell('counter_ns', r.counter_ns?.estimate, fmtNs(r.counter_ns?.estimate), { unit: 'ns' }),
-        ci('core_cycles', r.core_cycles, (v) => fmtNum(v, { digits: 3 }), 'cycles'))
+        ci('core_cycles', r.core_cycles, (v) => fmtNum(v, { digits: 3 }), 'cycles'),
+        cal ? calibratedCell(calByOp.get(`${r.name}\u0000${r.form}`)) : null)
       : h('tr', { 'data-testid': 'op-row', class: 'unavailable', dataset: { op: r.name, form: r.form, group: r.group, available: 'false' } },
         name,
         h('td', {}, r.group),
         h('td', { class: 'instr' }, r.instruction ? h('code', {}, r.instruction) : null),
-        h('td', { colspan: 4 }, h('span', { class: 'badge neutral' }, 'unavailable'), ' ', r.unavailable_reason ?? 'no reason recorded'));
+        h('td', { colspan: cal ? 5 : 4 }, h('span', { class: 'badge neutral' }, 'unavailable'), ' ', r.unavailable_reason ?? 'no reason recorded'));
     tr.searchText = [r.name, r.group, r.instruction ?? '', r.implementation].join(' ').toLowerCase();
-    tr.op = r;
+    tr.op = cal ? { ...r, calibrated: calByOp.get(`${r.name}\u0000${r.form}`) } : r;
     return tr;
   });
   const tbody = h('tbody', {});
@@ -145,7 +154,7 @@ function opsTable(o, view, report) {
     'aria-label': 'Filter the operations by name, group or instruction',
     oninput: () => { view.filter = filter.value; apply(); },
   });
-  const headers = COLUMNS.map((c) => {
+  const headers = columns.map((c) => {
     const button = h('button', { type: 'button', class: 'sort', 'data-testid': `sort-${c.key}`, title: c.title, onclick: () => {
       sort.dir = sort.key === c.key ? -sort.dir : 1;
       sort.key = c.key;
@@ -157,7 +166,7 @@ function opsTable(o, view, report) {
     const q = (view.filter ?? '').trim().toLowerCase();
     let rows = [...trs];
     if (sort.key) {
-      const col = COLUMNS.find((c) => c.key === sort.key);
+      const col = columns.find((c) => c.key === sort.key) ?? COLUMNS[0];
       rows.sort((a, b) => {
         const x = col.get(a.op);
         const y = col.get(b.op);
@@ -189,16 +198,24 @@ function opsTable(o, view, report) {
         tbody)));
 }
 
+function calibratedCell(c) {
+  if (!c) return h('td', { class: 'num muted', dataset: { stat: 'calibrated_ns' } }, '—');
+  return h('td', { class: 'num', dataset: { stat: 'calibrated_ns', value: c.calibrated_ns, extrapolated: c.extrapolated ? 'true' : null } },
+    fmtNs(c.calibrated_ns), c.extrapolated ? [' ', h('span', { class: 'badge warn', title: 'outside the portable range the fit was made on' }, 'extrapolated')] : null,
+    h('span', { class: 'sub ci', dataset: { stat: 'calibrated_ns_lo', value: c.interval_ns[0] } }, `${fmtNs(c.interval_ns[0])} to `,
+      h('span', { dataset: { stat: 'calibrated_ns_hi', value: c.interval_ns[1] } }, fmtNs(c.interval_ns[1]))));
+}
+
 /* ------------------------------------------------------------ per form */
 
-function formSection(o, f, report, key, ctx) {
+function formSection(o, f, report, key, ctx, rerender) {
   return h('div', { class: 'form-section', 'data-testid': 'form-section', dataset: { form: f.form } },
     h('h3', {}, `All ${f.form} operations: summary and outliers`),
     h('p', { class: 'muted section-note' }, `Over the ${fmtCount(f.names.length)} ${f.form} operations with an estimate (${f.basis}), as the paper\u2019s Table 3. `,
       'Tukey\u2019s fences: beyond 1.5 IQR from the box is an outlier, beyond 3 IQR an extreme one.'),
     f.summary ? [summaryTable(f), boxKey(), boxPlot(f), outlierList(f)] : h('p', { class: 'muted' }, 'No operation of this form has an estimate.'),
     clusteringSection(f, report, key, ctx),
-    calibrationSection(o, f, report));
+    calibrationSection(o, f, report, ctx, rerender));
 }
 
 const SIX = [['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'], ['q3', 'Q3'], ['max', 'Max']];

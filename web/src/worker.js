@@ -6,11 +6,20 @@
 //      without it the bytes kept from an earlier request are re-analysed)
 //      {type: 'forget', id}
 //      {type: 'plan', id, args: {event_ns, tick_ns, overhead_ns, epsilon, confidence}}
+//      {type: 'call', id, fn: 'exportFit', args: [report, form]}
+//      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
 // out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
+//      {type: 'called', id, value} | {type: 'call-failed', id, message}
 
-import init, { analyze, defaultOptions, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, applyCalibration, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+
+// The only functions a 'call' may name: calibration fits, computed in Rust.
+const CALLS = {
+  exportFit: (report, form) => exportFit(report, form),
+  applyCalibration: (ops, fitName, fitBuffer) => applyCalibration(ops, fitName, new Uint8Array(fitBuffer)),
+};
 
 const files = new Map(); // id -> {name, bytes}
 
@@ -28,7 +37,8 @@ let chain = Promise.resolve();
 self.onmessage = (event) => {
   const msg = event.data;
   chain = chain.then(() => handle(msg)).catch((e) => {
-    postMessage({ type: msg?.type === 'plan' ? 'plan-failed' : 'failed', id: msg?.id, message: String(e?.message ?? e) });
+    const type = msg?.type === 'plan' ? 'plan-failed' : msg?.type === 'call' ? 'call-failed' : 'failed';
+    postMessage({ type, id: msg?.id, message: String(e?.message ?? e) });
   });
 };
 
@@ -48,6 +58,13 @@ async function handle(msg) {
     } catch (e) {
       postMessage({ type: 'plan-failed', id: msg.id, message: String(e?.message ?? e) });
     }
+    return;
+  }
+  if (msg.type === 'call') {
+    const fn = Object.hasOwn(CALLS, msg.fn) ? CALLS[msg.fn] : null;
+    if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
+    if (!(await ready)) throw new Error('the analysis module did not start');
+    postMessage({ type: 'called', id: msg.id, value: fn(...msg.args) });
     return;
   }
   if (msg.type !== 'analyze') return;
