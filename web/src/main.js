@@ -52,7 +52,8 @@ function syncOptionControls() {
   $('confidence').value = String(options.confidence);
   $('resamples').value = String(options.bootstrap.resamples);
   $('seed').value = String(options.bootstrap.seed);
-  for (const id of ['resamples', 'seed']) setValidity($(id), '');
+  $('threshold').value = String(Math.round(options.threshold * 1e6) / 1e4);
+  for (const id of ['resamples', 'seed', 'threshold']) setValidity($(id), '');
 }
 
 function setValidity(input, message) {
@@ -74,9 +75,19 @@ function setupOptionControls() {
   const confidence = $('confidence');
   const resamples = $('resamples');
   const seed = $('seed');
-  for (const el of [resamples, seed]) el.dataset.title = el.title;
+  const threshold = $('threshold');
+  for (const el of [resamples, seed, threshold]) el.dataset.title = el.title;
   syncOptionControls();
-  for (const el of [confidence, resamples, seed]) el.disabled = false;
+  for (const el of [confidence, resamples, seed, threshold]) el.disabled = false;
+  threshold.addEventListener('change', () => {
+    // Typed in %, passed as a share (options.threshold, as the analysis takes it).
+    const t = threshold.value.trim();
+    const pct = t === '' ? NaN : Number(t);
+    if (!Number.isFinite(pct) || pct < 0 || pct > 1000) return setValidity(threshold, 'The threshold must be a percentage from 0 to 1000');
+    setValidity(threshold, '');
+    const share = pct / 100;
+    if (share !== options.threshold) setOptions({ threshold: share });
+  });
   confidence.addEventListener('change', () => {
     const c = Number(confidence.value);
     // One confidence for every interval, as `tickbook analyze --confidence`.

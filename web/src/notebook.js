@@ -1,5 +1,6 @@
 // The notebook: one slot per file, in the order the files were added, holding
-// that file's cells (error card, Clocks, Bernoulli, Operations, Samples).
+// that file's cells (error card, Clocks, Bernoulli, Operations, Copy,
+// Allocation, Samples).
 //
 // Cells are rebuilt from each new report (after an option changes); what the
 // reader chose in a cell (form, statistic, sort, planner inputs) lives in a
@@ -11,6 +12,8 @@ import { clocksCell } from './clocks.js';
 import { bernoulliCell } from './bernoulli.js';
 import { opsCell } from './ops.js';
 import { samplesCell } from './samples.js';
+import { copyCell } from './copy.js';
+import { allocCell } from './alloc.js';
 import { quantileName } from './quantiles.js';
 
 export class Notebook {
@@ -55,6 +58,8 @@ export class Notebook {
       if (report.clocks) cells.push(clocksCell(report, key));
       if (report.bernoulli) cells.push(bernoulliCell(report, key, ctx));
       if (report.ops) cells.push(opsCell(report, key, ctx));
+      if (report.copy) cells.push(copyCell(report, key, ctx));
+      if (report.alloc) cells.push(allocCell(report, key, ctx));
       if (report.samples) cells.push(samplesCell(report, key, quantileName));
       if (!cells.length) {
         cells.push(h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },

@@ -7,6 +7,7 @@ import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
 import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
+import { executionExplain, executionStatsBlock } from './executions.js';
 
 const STATS = [
   ['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'],
@@ -31,7 +32,8 @@ export function samplesCell(report, key, quantileName) {
   boxKey(),
   h('div', { class: 'series-charts' }, s.series.map((x) => boxPlot(x))),
   outliersTable(s),
-  executionsTable(s));
+  executionsTable(s),
+  executionStatsSection(s));
 }
 
 function summaryTable(s, qt, quantileName) {
@@ -104,6 +106,13 @@ function boxPlot(x) {
       ],
     }),
   });
+}
+
+function executionStatsSection(s) {
+  return h('div', { class: 'execution-stats', 'data-testid': 'execution-stats' },
+    h('h3', {}, 'Execution statistics'),
+    executionExplain(),
+    s.series.map((x) => executionStatsBlock(x.name, x.execution_stats, (v) => fmtSeriesValue(v, x), x.unit)));
 }
 
 function outliersTable(s) {

@@ -1,0 +1,179 @@
+// The Allocation cell (METHODS.md §002): page placement strategies and
+// allocators under workloads, each configuration run as many separate
+// executions. Rankings (the seed's Figures 6 and 8), geometric mean time
+// ratios, the ECDF of impact factors on a log axis (Figure 9) and one row
+// per configuration. Every number comes from the report's `alloc`.
+
+import * as Plot from '@observablehq/plot';
+import { h, table, numCell } from './dom.js';
+import { chartFigure, baseOptions } from './charts.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
+import { cellHeader, warningsList } from './cell.js';
+import { ciCell, fmtFactor } from './executions.js';
+
+const STRATEGY_TEXT = {
+  default_4k: 'default 4 KiB pages, wherever the kernel puts them',
+  thp_madvise: 'transparent huge pages requested with madvise(MADV_HUGEPAGE)',
+  page_colouring: 'page colouring: pages remapped so consecutive pages take consecutive cache colours',
+  bin_hopping: 'bin hopping: pages remapped to colours in the order they are touched',
+};
+
+const STRATEGY_COLOURS = ['var(--accent)', 'var(--series-2)', '#2ca58d', '#b5479a', '#7a7a7a'];
+
+const fmtBytes = (n) => {
+  if (n == null) return '—';
+  if (n >= 1 << 20) return `${fmtNum(n / (1 << 20), { digits: 3, exact: true })} MiB`;
+  if (n >= 1 << 10) return `${fmtNum(n / (1 << 10), { digits: 3, exact: true })} KiB`;
+  return `${fmtCount(n)} B`;
+};
+
+export function allocCell(report, key) {
+  const a = report.alloc;
+  const colour = (s) => STRATEGY_COLOURS[Math.max(0, a.strategies.indexOf(s)) % STRATEGY_COLOURS.length];
+  const cc = a.colour_cache;
+  return h('section', {
+    class: 'cell alloc', id: `cell-${key}-alloc`, 'data-testid': 'alloc-cell',
+    dataset: { file: report.file }, 'aria-label': `Allocation: ${report.file}`,
+  },
+  cellHeader('Allocation and page placement', report),
+  a.partial
+    ? h('div', { class: 'warnings partial-banner', role: 'note', 'data-testid': 'alloc-partial' },
+      h('strong', {}, 'Partial run'), ' — the collector was stopped before it finished; only finished executions are shown, and some configurations may have fewer executions than planned.')
+    : null,
+  warningsList(report.warnings),
+  h('div', { class: 'explain' },
+    h('p', {}, 'Workloads (after SciMark2, plus a memory-bound kernel) at about ½×, 1× and 2× of a cache size, under page-placement strategies: ',
+      h('ul', { class: 'strategy-list' }, a.strategies.map((s) => h('li', {}, h('code', {}, s), ' — ', STRATEGY_TEXT[s] ?? 'as recorded'))),
+      'and allocators (the system allocator, mimalloc, jemalloc). ',
+      cc ? `Colours: ${fmtCount(a.colours)}, from the L${cc.level} cache (${fmtBytes(cc.size_bytes)}, ${cc.ways}-way, ${cc.line_bytes}-byte lines). ` : 'No page colours (frame numbers hidden). '),
+    h('p', {}, `Each configuration ran as ${fmtCount(a.executions_per_config)} separate executions (child processes, in a random order, seed ${a.schedule_seed}) of ${fmtCount(a.measurements_per_execution)} measurements each, so its mean and `,
+      h('strong', {}, 'impact factor'), ' (1 = no execution effect) come with intervals. Configurations that differ only in the strategy form a group; ',
+      `in each group a strategy ranks first when no other is better by the comparison rule (CIs disjoint and difference above the threshold). ${fmtCount(a.groups)} groups.`)),
+  h('div', { class: 'alloc-rankings' },
+    rankingTable(a.mean_ranking, 'alloc-mean-ranking', 'Mean time: % of groups in which each strategy ranks first (Figure 6)', fmtPercent),
+    rankingTable(a.impact_ranking, 'alloc-impact-ranking', 'Impact factor: % of groups in which each strategy ranks first (Figure 8)', (t) => fmtPercent(t)),
+    ratioTable(a)),
+  ecdfChart(a, colour),
+  configsTable(a));
+}
+
+function rankingTable(r, testid, caption, fmtT) {
+  return table({
+    testid, className: 'data compact-table', caption: `${caption}; ${fmtCount(r.groups)} groups with two or more strategies.`,
+    columns: [{ label: 'Threshold', class: 'num' }, ...r.strategies.map((s) => ({ label: s, class: 'num' }))],
+    rows: r.thresholds.map((t, ti) => h('tr', { 'data-testid': 'ranking-row', dataset: { threshold: t } },
+      h('th', { scope: 'row', class: 'num' }, fmtT(t)),
+      r.strategies.map((s, si) => {
+        const v = r.first_percent[ti][si];
+        return numCell(s, v, `${fmtNum(v, { digits: 3, exact: true })} %`, { className: 'num heat', title: `${s} ranks first in ${v} % of groups at threshold ${fmtT(t)}` });
+      }))),
+  });
+}
+
+function ratioTable(a) {
+  return table({
+    testid: 'alloc-time-ratios', className: 'data compact-table',
+    caption: 'Geometric mean over groups of mean(strategy) / mean(default_4k): below 1 is faster.',
+    columns: ['Strategy', { label: 'Time ratio', class: 'num' }, { label: 'Groups', class: 'num' }],
+    rows: a.time_ratios.map((r) => h('tr', { 'data-testid': 'ratio-row', dataset: { strategy: r.strategy } },
+      h('th', { scope: 'row' }, h('code', {}, r.strategy)),
+      numCell('geometric-mean', r.geometric_mean, fmtFactor(r.geometric_mean),
+        { className: ['num', r.geometric_mean > 1 ? 'bad' : r.geometric_mean < 1 ? 'good' : ''].join(' ') }),
+      numCell('groups', r.groups, fmtCount(r.groups)))),
+  });
+}
+
+function ecdfChart(a, colour) {
+  const points = a.impact_ecdf.flatMap((e) => e.points.map(([x, F]) => ({ strategy: e.strategy, x, F })))
+    .filter((p) => p.x > 0);
+  const summary = 'ECDF of impact-factor estimates per strategy on a log x axis: ' +
+    a.impact_ecdf.map((e) => `${e.strategy}: ${e.points.length} configurations, ` +
+      (e.points.length ? `from ${fmtNum(e.points[0][0], { digits: 3 })} to ${fmtNum(e.points[e.points.length - 1][0], { digits: 3 })}` : 'none')).join('; ') + '.';
+  const fig = chartFigure({
+    testid: 'alloc-ecdf',
+    caption: 'Impact factors by strategy (Figure 9): the share of configurations with an impact factor at most x. Further left = less run-to-run variation; 1 = none.',
+    summary,
+    draw: (width) => Plot.plot({
+      ...baseOptions(width),
+      height: 300,
+      marginLeft: 52,
+      marginRight: 20,
+      x: { type: 'log', label: 'impact factor (log) →', grid: true },
+      y: { domain: [0, 1], label: '↑ share of configurations', grid: true, tickFormat: (v) => `${Math.round(v * 100)} %` },
+      color: { domain: a.strategies, range: a.strategies.map(colour), legend: true },
+      marks: [
+        Plot.ruleX([1], { stroke: 'currentColor', strokeOpacity: 0.5, strokeDasharray: '4 3' }),
+        Plot.ruleY([0]),
+        Plot.line(points, { x: 'x', y: 'F', stroke: 'strategy', curve: 'step-after', strokeWidth: 2 }),
+        Plot.dot(points, { x: 'x', y: 'F', fill: 'strategy', r: 3, title: (p) => `${p.strategy}: impact factor ${fmtNum(p.x, { digits: 4 })}, F = ${fmtNum(p.F, { digits: 3 })}`, tip: true }),
+      ],
+    }),
+  });
+  fig.dataset.points = String(points.length);
+  return fig;
+}
+
+function sparkline(hist, misses) {
+  if (!hist?.length) return h('span', { class: 'muted' }, '—');
+  const max = Math.max(...hist, 1);
+  const W = 2 * hist.length + 1;
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} 20`);
+  svg.setAttribute('class', 'spark');
+  svg.setAttribute('width', String(Math.min(140, W * 2)));
+  svg.setAttribute('height', '20');
+  svg.setAttribute('aria-hidden', 'true');
+  hist.forEach((v, i) => {
+    const r = document.createElementNS(NS, 'rect');
+    const hgt = Math.max(v > 0 ? 1 : 0, (v / max) * 19);
+    r.setAttribute('x', String(1 + i * 2));
+    r.setAttribute('y', String(20 - hgt));
+    r.setAttribute('width', '1.5');
+    r.setAttribute('height', String(hgt));
+    svg.append(r);
+  });
+  const total = hist.reduce((s, v) => s + v, 0);
+  return h('span', {
+    class: 'spark-wrap', title: `pages per colour (${hist.length} colours, ${fmtCount(total)} pages): ${hist.join(', ')}` +
+      (misses != null ? `; ${fmtCount(misses)} pages not of the wanted colour` : ''),
+  }, svg, misses != null ? h('span', { class: ['sub', misses > 0 ? 'bad' : ''] }, `${fmtCount(misses)} misses`) : null);
+}
+
+function configsTable(a) {
+  const rows = a.configs.map((c, i) => {
+    const s = c.stats;
+    const meanCi = s?.mean_hierarchical ?? s?.mean_bootstrap;
+    const fmt = (v) => (c.unit === 'ns' ? fmtNs(v) : `${fmtNum(v)} ${c.unit}`);
+    const failures = c.failures.map(([m, n]) => `${n}× ${m}`).join('\n');
+    return h('tr', { 'data-testid': 'alloc-config-row', class: c.available ? null : 'unavailable', dataset: { index: i, strategy: c.strategy, allocator: c.allocator, workload: c.workload } },
+      h('th', { scope: 'row' }, h('code', {}, c.workload)),
+      h('td', { dataset: { stat: 'size', value: c.size_factor } }, `${fmtNum(c.size_factor, { digits: 2, exact: true })}× ${c.cache}`,
+        h('span', { class: 'sub' }, fmtBytes(c.working_set_bytes))),
+      h('td', {}, h('code', {}, c.strategy)),
+      h('td', {}, c.allocator),
+      c.available
+        ? h('td', { class: 'num', dataset: { stat: 'executions', value: c.executions_ok, failed: c.executions_failed }, title: failures || 'no failed executions' },
+          `${fmtCount(c.executions_ok)} ok`,
+          c.executions_failed
+            ? h('details', { class: 'failures' }, h('summary', { class: 'bad' }, `${fmtCount(c.executions_failed)} failed`),
+              h('ul', {}, c.failures.map(([m, n]) => h('li', {}, `${n}× `, m))))
+            : null)
+        : h('td', { colspan: 6, class: 'wrap muted', title: c.unavailable_reason ?? '' }, `not run: ${c.unavailable_reason ?? 'no reason recorded'}`),
+      c.available ? ciCell('mean', meanCi, fmt) : null,
+      c.available ? ciCell('impact-factor', s?.impact_factor, fmtFactor) : null,
+      c.available ? ciCell('cv-within', s?.cv_within, fmtPercent) : null,
+      c.available ? numCell('huge-page-share', c.huge_page_share, fmtPercent(c.huge_page_share)) : null,
+      c.available ? h('td', { class: 'spark-cell' }, sparkline(c.colour_histogram, c.colour_misses)) : null);
+  });
+  return h('div', { class: 'alloc-configs' },
+    h('h3', {}, `Configurations (${fmtCount(a.configs.length)})`),
+    table({
+      testid: 'alloc-configs',
+      caption: 'Mean: hierarchical bootstrap CI over executions. Impact factor: 1 = no execution effect. Colours: pages per cache colour over all executions (flat = evenly spread); misses = pages that did not get the wanted colour.',
+      columns: ['Workload', 'Size', 'Strategy', 'Allocator', { label: 'Executions', class: 'num' },
+        { label: 'Mean', class: 'num' }, { label: 'Impact factor', class: 'num' }, { label: 'CV within', class: 'num' },
+        { label: 'Huge pages', class: 'num', title: 'Mean share of the working set on huge pages' }, 'Colours'],
+      rows,
+    }));
+}
