@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import {
-  FIXTURES, checkPrerequisites, tempDir, tickbook, tickbookBin, serve, openBrowser, waitForFiles, screenshot, readTable, num, sameNumber, ROOT,
+  ARTIFACTS, FIXTURES, checkPrerequisites, tempDir, tickbook, tickbookBin, serve, openBrowser, waitForFiles, screenshot, readTable, num, sameNumber, ROOT,
 } from './harness.mjs';
 
 const run = promisify(execFile);
@@ -50,6 +50,14 @@ async function openAll(colorScheme = 'light') {
   await b.page.waitForSelector('[data-testid=copy-heatmap] svg', { timeout: 30_000 });
   await b.page.waitForSelector('[data-testid=alloc-ecdf] svg', { timeout: 30_000 });
   return b;
+}
+
+/** One screenshot per cell (the sticky toolbar hidden so it does not cover them). */
+async function cellShots(page, scheme) {
+  await page.addStyleTag({ content: 'header.toolbar, body > header { position: static !important; }' });
+  for (const [testid, name] of [['copy-cell', 'copy'], ['alloc-cell', 'alloc'], ['execution-stats', 'execution-stats']]) {
+    await page.locator(`[data-testid=${testid}]`).first().screenshot({ path: path.join(ARTIFACTS, `${name}-${scheme}.png`) });
+  }
 }
 
 const clean = (problems) => {
@@ -163,8 +171,8 @@ test('copy heat map, flagged table, allocation rankings, ECDF and configurations
       assert.equal(b.k, String(es.modes?.k ?? ''));
     });
 
-    await page.locator('[data-testid=copy-cell]').scrollIntoViewIfNeeded();
     await screenshot(page, 'copy-alloc-light');
+    await cellShots(page, 'light');
     clean(problems);
   } finally {
     await close();
@@ -194,6 +202,7 @@ test('the threshold option re-analyses in the worker: fewer copy cases flagged a
     await page.waitForFunction(() => [...document.querySelectorAll('.slot')].every((s) => JSON.parse(s.dataset.options ?? 'null')?.threshold === 0.03));
     assert.equal(await page.locator('[data-testid=copy-flagged-row]').count(), before);
     await screenshot(page, 'copy-alloc-dark');
+    await cellShots(page, 'dark');
     clean(problems);
   } finally {
     await close();

@@ -48,7 +48,7 @@ export function allocCell(report, key) {
       cc ? `Colours: ${fmtCount(a.colours)}, from the L${cc.level} cache (${fmtBytes(cc.size_bytes)}, ${cc.ways}-way, ${cc.line_bytes}-byte lines). ` : 'No page colours (frame numbers hidden). '),
     h('p', {}, `Each configuration ran as ${fmtCount(a.executions_per_config)} separate executions (child processes, in a random order, seed ${a.schedule_seed}) of ${fmtCount(a.measurements_per_execution)} measurements each, so its mean and `,
       h('strong', {}, 'impact factor'), ' (1 = no execution effect) come with intervals. Configurations that differ only in the strategy form a group; ',
-      `in each group a strategy ranks first when no other is better by the comparison rule (CIs disjoint and difference above the threshold). ${fmtCount(a.groups)} groups.`)),
+      `in each group a strategy ranks first when no other is better by the comparison rule (CIs disjoint and difference above the threshold), tabulated at the seed’s thresholds (the toolbar’s threshold does not change these tables). ${fmtCount(a.groups)} groups.`)),
   h('div', { class: 'alloc-rankings' },
     rankingTable(a.mean_ranking, 'alloc-mean-ranking', 'Mean time: % of groups in which each strategy ranks first (Figure 6)', fmtPercent),
     rankingTable(a.impact_ranking, 'alloc-impact-ranking', 'Impact factor: % of groups in which each strategy ranks first (Figure 8)', (t) => fmtPercent(t)),
