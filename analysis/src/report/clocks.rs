@@ -54,7 +54,8 @@ pub struct ClockRow {
     pub nominal_resolution_source: Option<String>,
     /// Smallest positive step between consecutive reads, in ns.
     pub observed_tick_ns: Option<f64>,
-    /// The most frequent positive step, in ns (the tick a coarse clock really has).
+    /// The most frequent single-tick step (within 1.5× of the smallest), in
+    /// ns: the tick a coarse clock really has, robust to preemption.
     pub modal_step_ns: Option<f64>,
     /// Distinct positive steps (ns) and how often each occurred, ascending by
     /// step; at most [`STEP_BINS`] bins, the rest counted in `steps_not_shown`.
@@ -163,10 +164,7 @@ fn clock_row(c: &ClockMeasurement, opts: &Options) -> ClockRow {
             }
         }
         row.observed_tick_ns = bins.first().map(|b| b.0 as f64 * npu);
-        row.modal_step_ns = bins
-            .iter()
-            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-            .map(|b| b.0 as f64 * npu);
+        row.modal_step_ns = crate::stats::tick::single_tick(&scan.steps).map(|s| s as f64 * npu);
         if bins.len() > STEP_BINS {
             row.steps_not_shown = bins[STEP_BINS..].iter().map(|b| b.1).sum();
             bins.truncate(STEP_BINS);

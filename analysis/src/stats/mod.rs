@@ -14,6 +14,7 @@ pub mod moments;
 pub mod quantile;
 pub mod regression;
 pub mod summary;
+pub mod tick;
 
 pub use ecdf::Ecdf;
 pub use moments::Welford;

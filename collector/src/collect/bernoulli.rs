@@ -398,16 +398,10 @@ fn run_trials(
     (out, plan, stopped)
 }
 
-/// Modal non-zero step (ns) of a scan of the coarse clock.
+/// The coarse clock's tick (ns) from a scan: the modal single-tick step.
 fn modal_step(steps: &[i64]) -> Option<f64> {
-    let mut counts: std::collections::BTreeMap<i64, usize> = Default::default();
-    for &s in steps.iter().filter(|&&s| s > 0) {
-        *counts.entry(s).or_default() += 1;
-    }
-    counts
-        .into_iter()
-        .max_by_key(|&(s, c)| (c, std::cmp::Reverse(s)))
-        .map(|(s, _)| s as f64)
+    // Robust to preemption, which merges ticks into longer steps.
+    tickbook_analysis::stats::tick::single_tick(steps).map(|s| s as f64)
 }
 
 fn fmt_ns(ns: f64) -> String {
@@ -425,7 +419,8 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let p = Params::new(ctx.quick);
     let mut fallbacks: Vec<String> = Vec::new();
     coarse_check().map_err(failure)?;
-    let (_restore, pinned_cpu) = super::pin_here(&mut fallbacks);
+    let pinned = super::pin_here(&mut fallbacks);
+    let pinned_cpu = pinned.cpu;
 
     let counter = super::counter(ctx);
     fallbacks.extend(counter.fallbacks.iter().cloned());
@@ -639,10 +634,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         data,
         summary,
     };
-    match interrupted {
-        Some(sig) => Err(interrupted_failure(sig, Some(Box::new(out)))),
-        None => Ok(out),
-    }
+    out.finish(interrupted)
 }
 
 fn plan_json(name: &str, p: &Plan) -> serde_json::Value {

@@ -8,7 +8,7 @@ use tickbook_analysis::format::{ClockMeasurement, ClocksData, CrossCpuCheck, Rea
 use tickbook_analysis::report::{clocks_report, Options};
 
 use super::scan::{self, ScanLimits};
-use super::{affinity, host, interrupted_failure, signals, tsc, Ctx, SuiteOutput, SuiteResult};
+use super::{affinity, host, signals, tsc, Ctx, SuiteOutput, SuiteResult};
 
 /// How a clock is read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -224,19 +224,8 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         fallbacks.push(format!("cycle counter not used: {why}"));
     }
 
-    // Pin to the CPU we are on: a scan or a batch split across CPUs would mix
-    // two counters. The original mask comes back when `_restore` drops.
-    let original = affinity::get();
-    let mut pinned_cpu = None;
-    match (&original, affinity::current_cpu()) {
-        (Ok(_), Some(cpu)) => match affinity::set(&affinity::CpuSet::single(cpu)) {
-            Ok(()) => pinned_cpu = Some(cpu),
-            Err(e) => fallbacks.push(format!("not pinned to a CPU: sched_setaffinity: {e}")),
-        },
-        (Err(e), _) => fallbacks.push(format!("not pinned to a CPU: sched_getaffinity: {e}")),
-        (_, None) => fallbacks.push("not pinned to a CPU: sched_getcpu failed".to_string()),
-    }
-    let _restore = affinity::Restore::new(original.as_ref().ok().copied());
+    let pinned = super::pin_here(&mut fallbacks);
+    let pinned_cpu = pinned.cpu;
 
     // Frequency first: the reference clock needs it.
     let pb = ctx.progress.spinner("counter frequency", "");
@@ -348,7 +337,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         cross_cpu(
             &support,
             chosen.as_ref().map(|c| c.0),
-            original.as_ref().ok(),
+            pinned.original.as_ref(),
             &p,
             ctx,
             &mut fallbacks,
@@ -408,10 +397,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         data: data_value,
         summary,
     };
-    match interrupted {
-        Some(sig) => Err(interrupted_failure(sig, Some(Box::new(out)))),
-        None => Ok(out),
-    }
+    out.finish(interrupted)
 }
 
 fn unavailable(name: &str, why: &str) -> ClockMeasurement {

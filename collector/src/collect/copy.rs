@@ -12,7 +12,7 @@ use serde_json::json;
 use tickbook_analysis::format::{Cache, CopyCase, CopyData, NamedSize};
 
 use super::alloc::mem::Mapping;
-use super::{interrupted_failure, signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
+use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 
 const ALIGNMENTS: [u64; 7] = [1, 2, 4, 8, 16, 32, 64];
 
@@ -456,7 +456,8 @@ fn warmup_for(len: u64) -> u32 {
 
 pub fn run(ctx: &Ctx) -> SuiteResult {
     let mut fallbacks: Vec<String> = Vec::new();
-    let (_restore, pinned_cpu) = super::pin_here(&mut fallbacks);
+    let pinned = super::pin_here(&mut fallbacks);
+    let pinned_cpu = pinned.cpu;
     let counter = super::counter(ctx);
     fallbacks.extend(counter.fallbacks.iter().cloned());
     let (clock, clock_name) = match counter.reader() {
@@ -656,10 +657,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         data,
         summary,
     };
-    match interrupted {
-        Some(sig) => Err(interrupted_failure(sig, Some(Box::new(out)))),
-        None => Ok(out),
-    }
+    out.finish(interrupted)
 }
 
 /// # Safety

@@ -427,23 +427,46 @@ pub fn counter(ctx: &Ctx) -> Counter {
         .clone()
 }
 
-/// Pin the calling thread to the CPU it is on (records a fallback when it
-/// cannot); the original mask comes back when the returned guard drops.
-pub fn pin_here(fallbacks: &mut Vec<String>) -> (affinity::Restore, Option<usize>) {
+/// The calling thread pinned to the CPU it was on; the original mask comes
+/// back when this drops.
+pub struct Pinned {
+    _restore: affinity::Restore,
+    /// The CPU pinned to, when pinning worked.
+    pub cpu: Option<usize>,
+    /// The mask the thread had before.
+    pub original: Option<affinity::CpuSet>,
+}
+
+/// Pin the calling thread to the CPU it is on: a measurement split across
+/// CPUs would mix two counters. Records a fallback when it cannot.
+pub fn pin_here(fallbacks: &mut Vec<String>) -> Pinned {
     let original = affinity::get();
-    let mut pinned = None;
+    let mut cpu = None;
     match (&original, affinity::current_cpu()) {
-        (Ok(_), Some(cpu)) => match affinity::set(&affinity::CpuSet::single(cpu)) {
-            Ok(()) => pinned = Some(cpu),
+        (Ok(_), Some(c)) => match affinity::set(&affinity::CpuSet::single(c)) {
+            Ok(()) => cpu = Some(c),
             Err(e) => fallbacks.push(format!("not pinned to a CPU: sched_setaffinity: {e}")),
         },
         (Err(e), _) => fallbacks.push(format!("not pinned to a CPU: sched_getaffinity: {e}")),
         (_, None) => fallbacks.push("not pinned to a CPU: sched_getcpu failed".to_string()),
     }
-    (
-        affinity::Restore::new(original.as_ref().ok().copied()),
-        pinned,
-    )
+    let original = original.ok();
+    Pinned {
+        _restore: affinity::Restore::new(original),
+        cpu,
+        original,
+    }
+}
+
+impl SuiteOutput {
+    /// The suite's result: its output, or, when a signal stopped it, a
+    /// failure that keeps the output as partial data.
+    pub fn finish(self, interrupted: Option<i32>) -> SuiteResult {
+        match interrupted {
+            Some(sig) => Err(interrupted_failure(sig, Some(Box::new(self)))),
+            None => Ok(self),
+        }
+    }
 }
 
 #[cfg(test)]

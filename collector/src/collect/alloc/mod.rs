@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::json;
 use tickbook_analysis::format::{AllocConfig, AllocData, AllocExecution, Cache};
 
-use super::{interrupted_failure, signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
+use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 use child::{ChildConfig, ChildReport};
 use workloads::Rng;
 
@@ -186,7 +186,8 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let wall = Instant::now();
     let mut fallbacks: Vec<String> = Vec::new();
     // Children inherit the affinity: every execution runs on the same CPU.
-    let (_restore, pinned_cpu) = super::pin_here(&mut fallbacks);
+    let pinned = super::pin_here(&mut fallbacks);
+    let pinned_cpu = pinned.cpu;
     let page = mem::page_size() as u64;
     let host = super::host::collect();
 
@@ -457,10 +458,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
 
     let summary = summarize(&configs, failed, wall.elapsed());
     let out = output(&configs, &fallbacks, summary)?;
-    match interrupted {
-        Some(sig) => Err(interrupted_failure(sig, Some(Box::new(out)))),
-        None => Ok(out),
-    }
+    out.finish(interrupted)
 }
 
 fn summarize(configs: &[AllocConfig], failed: u64, took: Duration) -> Vec<String> {

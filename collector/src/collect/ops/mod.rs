@@ -18,7 +18,7 @@ use std::time::Instant;
 use serde_json::json;
 use tickbook_analysis::format::{CoreClock, OpMeasurement, OpsData};
 
-use super::{interrupted_failure, signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
+use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 
 /// n: copies in the short sequence.
 pub const COPIES: usize = 1000;
@@ -233,7 +233,8 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let warmup: usize = 3;
     let core_samples: usize = if ctx.quick { 30 } else { 200 };
     let mut fallbacks: Vec<String> = Vec::new();
-    let (_restore, pinned_cpu) = super::pin_here(&mut fallbacks);
+    let pinned = super::pin_here(&mut fallbacks);
+    let pinned_cpu = pinned.cpu;
     let counter = super::counter(ctx);
     fallbacks.extend(counter.fallbacks.iter().cloned());
     let use_counter = counter.support.usable();
@@ -380,10 +381,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         data,
         summary,
     };
-    match interrupted {
-        Some(sig) => Err(interrupted_failure(sig, Some(Box::new(out)))),
-        None => Ok(out),
-    }
+    out.finish(interrupted)
 }
 
 /// Per-op cost in core cycles (counter) for a few landmark operations.
