@@ -6,7 +6,9 @@
 
 use super::{execution_stats, ExecutionStats, Options};
 use crate::format::{AllocConfig, AllocData, Cache};
+use crate::stats::bootstrap::BootstrapCi;
 use crate::stats::compare::{ranks, Est};
+use crate::stats::executions::ratio_of_means_ci;
 use crate::stats::regression::geometric_mean;
 use crate::stats::Ecdf;
 use serde::Serialize;
@@ -58,6 +60,9 @@ pub struct ConfigRow {
     pub colour_misses: Option<u64>,
     /// Mean share of the working set on huge pages, when recorded.
     pub huge_page_share: Option<f64>,
+    /// Ratio of this configuration's mean time to the same workload, size
+    /// and allocator under `default_4k`, with a hierarchical bootstrap CI.
+    pub ratio_to_baseline: Option<BootstrapCi>,
 }
 
 /// Share of groups (in %) in which each strategy ranks first, per threshold.
@@ -87,12 +92,7 @@ pub struct StrategyEcdf {
 }
 
 fn config_row(c: &AllocConfig, o: &Options) -> ConfigRow {
-    let ok: Vec<Vec<f64>> = c
-        .executions
-        .iter()
-        .filter(|e| e.ok && !e.measurements.is_empty())
-        .map(|e| e.measurements.clone())
-        .collect();
+    let ok = ok_executions(c);
     let mut failures: Vec<(String, usize)> = Vec::new();
     for e in c.executions.iter().filter(|e| !e.ok) {
         let msg = e
@@ -140,7 +140,17 @@ fn config_row(c: &AllocConfig, o: &Options) -> ConfigRow {
         colour_histogram: hist,
         colour_misses: misses,
         huge_page_share: (!huge.is_empty()).then(|| huge.iter().sum::<f64>() / huge.len() as f64),
+        ratio_to_baseline: None,
     }
+}
+
+/// Measurements of the executions that succeeded.
+fn ok_executions(c: &AllocConfig) -> Vec<Vec<f64>> {
+    c.executions
+        .iter()
+        .filter(|e| e.ok && !e.measurements.is_empty())
+        .map(|e| e.measurements.clone())
+        .collect()
 }
 
 /// The mean with its CI: random effects when there are several
@@ -169,7 +179,22 @@ fn impact_est(s: &ExecutionStats) -> Option<Est> {
 }
 
 pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
-    let configs: Vec<ConfigRow> = d.configs.iter().map(|c| config_row(c, o)).collect();
+    let mut configs: Vec<ConfigRow> = d.configs.iter().map(|c| config_row(c, o)).collect();
+    for (i, c) in d.configs.iter().enumerate() {
+        if c.strategy == BASELINE_STRATEGY {
+            continue;
+        }
+        let base = d.configs.iter().find(|b| {
+            b.strategy == BASELINE_STRATEGY
+                && b.workload == c.workload
+                && b.size_factor == c.size_factor
+                && b.allocator == c.allocator
+        });
+        if let Some(b) = base {
+            configs[i].ratio_to_baseline =
+                ratio_of_means_ci(&ok_executions(c), &ok_executions(b), &o.bootstrap);
+        }
+    }
     let mut strategies: Vec<String> = Vec::new();
     for c in &configs {
         if !strategies.contains(&c.strategy) {
@@ -370,5 +395,8 @@ mod tests {
         let ratio = r.time_ratios[0].geometric_mean.unwrap();
         assert!(ratio > 0.45 && ratio < 0.55, "{ratio}");
         assert_eq!(r.impact_ecdf.len(), 2);
+        let ratio = r.configs[1].ratio_to_baseline.as_ref().unwrap();
+        assert!(ratio.lo < ratio.estimate && ratio.hi < 0.6, "{ratio:?}");
+        assert!(r.configs[0].ratio_to_baseline.is_none());
     }
 }

@@ -113,6 +113,37 @@ pub fn hierarchical_ci(
     interval_from(stat(executions), reps, opts)
 }
 
+/// CI of the ratio of two means (`a` over `b`), each a mean of execution
+/// means: every replicate resamples both sides hierarchically and
+/// independently, and the interval is the percentile interval of the ratios.
+pub fn ratio_of_means_ci(
+    a: &[Vec<f64>],
+    b: &[Vec<f64>],
+    opts: &BootstrapOptions,
+) -> Option<BootstrapCi> {
+    let valid = |d: &[Vec<f64>]| !d.is_empty() && d.iter().all(|e| !e.is_empty());
+    if !valid(a) || !valid(b) || opts.resamples == 0 {
+        return None;
+    }
+    let mut r = rng(opts.seed);
+    let mut resample = |d: &[Vec<f64>]| -> f64 {
+        let mut sum = 0.0;
+        for _ in 0..d.len() {
+            let ex = &d[r.random_range(0..d.len())];
+            let mut s = 0.0;
+            for _ in 0..ex.len() {
+                s += ex[r.random_range(0..ex.len())];
+            }
+            sum += s / ex.len() as f64;
+        }
+        sum / d.len() as f64
+    };
+    let reps: Vec<f64> = (0..opts.resamples)
+        .map(|_| resample(a) / resample(b))
+        .collect();
+    interval_from(mean_of_means(a) / mean_of_means(b), reps, opts)
+}
+
 /// The grand mean as the mean of execution means (each execution weighs the
 /// same, as in the random-effects model).
 pub fn mean_of_means(executions: &[Vec<f64>]) -> f64 {
@@ -305,6 +336,17 @@ mod tests {
         assert_eq!(a, hierarchical_ci(&reference(), mean_of_means, &b).unwrap());
         assert_eq!(a.estimate, 6.5);
         assert!(a.lo < 6.5 && 6.5 < a.hi);
+    }
+
+    #[test]
+    fn ratio_of_means() {
+        let a = vec![vec![20.0, 22.0], vec![21.0, 19.0], vec![20.5, 21.5]];
+        let b = vec![vec![10.0, 11.0], vec![10.5, 9.5], vec![10.0, 10.0]];
+        let ci = ratio_of_means_ci(&a, &b, &BootstrapOptions::default()).unwrap();
+        assert!((ci.estimate - 20.666_666_666_666_668 / 10.166_666_666_666_666).abs() < 1e-12);
+        assert!(ci.lo < ci.estimate && ci.estimate < ci.hi);
+        assert!(ci.lo > 1.8 && ci.hi < 2.3, "{ci:?}");
+        assert!(ratio_of_means_ci(&a, &[], &BootstrapOptions::default()).is_none());
     }
 
     #[test]
