@@ -38,6 +38,10 @@ pub struct AnalyzeArgs {
     /// Bootstrap seed (the same seed gives the same intervals everywhere).
     #[arg(long)]
     seed: Option<u64>,
+    /// Relative difference two results must exceed, besides disjoint CIs, to
+    /// count as different (0.03 = 3 %).
+    #[arg(long, default_value_t = 0.03)]
+    threshold: f64,
     /// Linkage for clustering operation costs.
     #[arg(long, value_enum, default_value_t = LinkageArg::Average)]
     linkage: LinkageArg,
@@ -91,6 +95,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             confidence: args.confidence,
         },
         linkage: args.linkage.into(),
+        threshold: args.threshold,
         ..defaults
     };
     if let Err(e) = opts.validate() {
