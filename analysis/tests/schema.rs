@@ -347,6 +347,117 @@ fn full_ops() -> OpsData {
     }
 }
 
+fn full_copy() -> CopyData {
+    CopyData {
+        clock: "tsc_lfence_rdtsc".into(),
+        copies_per_sample: 10,
+        repetitions: 3,
+        cache_bytes: vec![
+            NamedSize {
+                name: "L1d".into(),
+                bytes: 49_152,
+            },
+            NamedSize {
+                name: "L2".into(),
+                bytes: 2 << 20,
+            },
+        ],
+        cases: vec![
+            CopyCase {
+                implementation: "rep_movsb".into(),
+                variant: 2,
+                same_array: false,
+                src_offset: 1080,
+                dst_offset: 0,
+                alignment: 8,
+                length: 12_344,
+                available: true,
+                unavailable_reason: None,
+                samples_ns: vec![210.5, 209.9, 211.0],
+                copies_per_sample: Some(1),
+            },
+            CopyCase {
+                implementation: "std_copy_nonoverlapping".into(),
+                variant: 8,
+                same_array: true,
+                src_offset: 1087,
+                dst_offset: 1087,
+                alignment: 1,
+                length: 12_351,
+                available: false,
+                unavailable_reason: Some("source and destination overlap".into()),
+                samples_ns: vec![],
+                copies_per_sample: None,
+            },
+        ],
+    }
+}
+
+fn full_alloc() -> AllocData {
+    AllocData {
+        executions_per_config: 2,
+        measurements_per_execution: 3,
+        colours: Some(32),
+        colour_cache: Some(Cache {
+            level: 2,
+            kind: "Unified".into(),
+            size_bytes: Some(2 << 20),
+            ways: Some(16),
+            line_bytes: Some(64),
+            sets: Some(2048),
+            shared_cpu_list: Some("0".into()),
+        }),
+        schedule_seed: (1 << 53) - 1,
+        configs: vec![
+            AllocConfig {
+                workload: "fft".into(),
+                size_factor: 0.5,
+                cache: "L2".into(),
+                working_set_bytes: 1 << 20,
+                strategy: "page_colouring".into(),
+                allocator: "system".into(),
+                available: true,
+                unavailable_reason: None,
+                unit: "ns".into(),
+                executions: vec![
+                    AllocExecution {
+                        order: 0,
+                        ok: true,
+                        error: None,
+                        env_padding_bytes: 1234,
+                        measurements: vec![1.5e6, 1.49e6, 1.51e6],
+                        colour_histogram: vec![8; 32],
+                        colour_misses: Some(1),
+                        huge_page_bytes: Some(0),
+                    },
+                    AllocExecution {
+                        order: 1,
+                        ok: false,
+                        error: Some("killed by signal 9; stderr: ".into()),
+                        env_padding_bytes: 0,
+                        measurements: vec![],
+                        colour_histogram: vec![],
+                        colour_misses: None,
+                        huge_page_bytes: None,
+                    },
+                ],
+            },
+            AllocConfig {
+                workload: "stream".into(),
+                size_factor: 2.0,
+                cache: "L2".into(),
+                working_set_bytes: 4 << 20,
+                strategy: "thp_madvise".into(),
+                allocator: "jemalloc".into(),
+                available: false,
+                unavailable_reason: Some("jemalloc is not compiled into this build".into()),
+                unit: "ns".into(),
+                executions: vec![],
+            },
+        ],
+    }
+}
+
 /// A run file with every field, including every `Option`, populated.
 fn full_run() -> RunFile {
     RunFile {
@@ -463,6 +574,26 @@ fn full_run() -> RunFile {
                 fallbacks: vec![],
                 data: json!({"anything": [1, "two", null]}),
             },
+            Suite {
+                suite: "copy".into(),
+                status: "complete".into(),
+                error: None,
+                started_at: "2025-11-21T12:00:03Z".into(),
+                ended_at: "2025-11-21T12:00:03Z".into(),
+                config: json!({"quick": true}),
+                fallbacks: vec![],
+                data: serde_json::to_value(full_copy()).unwrap(),
+            },
+            Suite {
+                suite: "alloc".into(),
+                status: "complete".into(),
+                error: None,
+                started_at: "2025-11-21T12:00:03Z".into(),
+                ended_at: "2025-11-21T12:00:03Z".into(),
+                config: json!({"quick": true}),
+                fallbacks: vec![],
+                data: serde_json::to_value(full_alloc()).unwrap(),
+            },
         ],
     }
 }
@@ -525,6 +656,41 @@ fn minimal_run() -> RunFile {
         fallbacks: vec![],
         data: serde_json::to_value(data).unwrap(),
     }];
+    let mut copy = full_copy();
+    copy.cache_bytes = vec![];
+    for c in &mut copy.cases {
+        c.unavailable_reason = None;
+        c.samples_ns = vec![];
+        c.copies_per_sample = None;
+    }
+    let mut alloc = full_alloc();
+    alloc.colours = None;
+    alloc.colour_cache = None;
+    for c in &mut alloc.configs {
+        c.unavailable_reason = None;
+        for e in &mut c.executions {
+            e.error = None;
+            e.measurements = vec![];
+            e.colour_histogram = vec![];
+            e.colour_misses = None;
+            e.huge_page_bytes = None;
+        }
+    }
+    for (name, data) in [
+        ("copy", serde_json::to_value(copy).unwrap()),
+        ("alloc", serde_json::to_value(alloc).unwrap()),
+    ] {
+        run.suites.push(Suite {
+            suite: name.into(),
+            status: "complete".into(),
+            error: None,
+            started_at: "2025-11-21T12:00:01Z".into(),
+            ended_at: "2025-11-21T12:00:02Z".into(),
+            config: Value::Null,
+            fallbacks: vec![],
+            data,
+        });
+    }
     run
 }
 
@@ -574,10 +740,21 @@ fn full_run_validates() {
         "host.kernel",
         "host.hypervisor",
         "host.perf_event_paranoid",
+        "suites.5.data.cases.0.copies_per_sample",
+        "suites.5.data.cases.1.unavailable_reason",
+        "suites.6.data.colours",
+        "suites.6.data.colour_cache",
+        "suites.6.data.configs.0.executions.0.colour_misses",
+        "suites.6.data.configs.0.executions.0.huge_page_bytes",
+        "suites.6.data.configs.0.executions.1.error",
+        "suites.6.data.configs.1.unavailable_reason",
     ] {
         let mut at = &value;
         for k in key.split('.') {
-            at = &at[k];
+            at = match k.parse::<usize>() {
+                Ok(i) => &at[i],
+                Err(_) => &at[k],
+            };
         }
         assert!(!at.is_null(), "{key} should be populated");
     }
@@ -653,7 +830,19 @@ fn mutations_are_rejected() {
             d["series"][0]["executions"][0] = json!(12.5)
         }),
     ];
-    let on_run: [Mutation; 10] = [
+    let on_run: [Mutation; 14] = [
+        ("copy negative sample", |d| {
+            d["suites"][5]["data"]["cases"][0]["samples_ns"][1] = json!(-3.0)
+        }),
+        ("copy variant a string", |d| {
+            d["suites"][5]["data"]["cases"][0]["variant"] = json!("2")
+        }),
+        ("alloc negative measurement", |d| {
+            d["suites"][6]["data"]["configs"][0]["executions"][0]["measurements"][0] = json!(-1.5e6)
+        }),
+        ("alloc ok a string", |d| {
+            d["suites"][6]["data"]["configs"][0]["executions"][0]["ok"] = json!("true")
+        }),
         ("clocks steps as strings", |d| {
             d["suites"][0]["data"]["clocks"][0]["scan"]["steps"] = json!(["24", "26", "-3", "24"])
         }),
@@ -824,9 +1013,27 @@ fn is_known_extension(path: &str) -> bool {
     KNOWN_EXTENSIONS.contains(&generic.as_str())
 }
 
+/// A suite's `data` through its type and back, for the suites whose data
+/// format.rs types (`None` for the others, or when it does not parse).
+fn retype_data(suite: Option<&Value>, data: &Value) -> Option<Value> {
+    fn via<T: serde::de::DeserializeOwned + serde::Serialize>(v: &Value) -> Option<Value> {
+        serde_json::from_value::<T>(v.clone())
+            .ok()
+            .map(|d| serde_json::to_value(d).unwrap())
+    }
+    match suite?.as_str()? {
+        "clocks" => via::<ClocksData>(data),
+        "bernoulli" => via::<BernoulliData>(data),
+        "ops" => via::<OpsData>(data),
+        "copy" => via::<CopyData>(data),
+        "alloc" => via::<AllocData>(data),
+        _ => None,
+    }
+}
+
 /// Object keys present in `written` but not in `typed` (what the types drop).
-/// Inside `data` and `config`, which are untyped `Value`s, clocks data is
-/// re-typed so its unknown keys are found too.
+/// Inside `data`, an untyped `Value`, the data of the suites format.rs types
+/// is re-typed so its unknown keys are found too (`config` stays free-form).
 fn lost_fields(written: &Value, typed: &Value, at: &str) -> Vec<String> {
     let mut out = Vec::new();
     match (written, typed) {
@@ -836,12 +1043,10 @@ fn lost_fields(written: &Value, typed: &Value, at: &str) -> Vec<String> {
                 match t.get(k) {
                     None if !wv.is_null() => out.push(here),
                     None => {}
-                    Some(tv) if k == "data" && w.get("suite") == Some(&json!("clocks")) => {
-                        if let Ok(d) = serde_json::from_value::<ClocksData>(tv.clone()) {
-                            let retyped = serde_json::to_value(d).unwrap();
-                            out.extend(lost_fields(wv, &retyped, &here));
-                        }
-                    }
+                    Some(tv) if k == "data" => match retype_data(w.get("suite"), tv) {
+                        Some(retyped) => out.extend(lost_fields(wv, &retyped, &here)),
+                        None => out.extend(lost_fields(wv, tv, &here)),
+                    },
                     Some(tv) => out.extend(lost_fields(wv, tv, &here)),
                 }
             }
@@ -862,6 +1067,8 @@ fn lost_fields_finds_what_the_types_drop() {
     written["host"]["new_knob"] = json!(1);
     written["suites"][0]["data"]["clocks"][1]["scan"]["new_stat"] = json!([1]);
     written["suites"][0]["data"]["new_extension"] = json!([]);
+    written["suites"][5]["data"]["cases"][1]["new_case_stat"] = json!(2);
+    written["suites"][6]["data"]["configs"][0]["executions"][0]["new_exec_stat"] = json!(3);
     let doc = match read_document("x.json", written.to_string().as_bytes()) {
         Ok(Document::Run(doc)) => doc,
         other => panic!("{other:?}"),
@@ -874,11 +1081,13 @@ fn lost_fields_finds_what_the_types_drop() {
         [
             ".host.new_knob",
             ".suites[0].data.clocks[1].scan.new_stat",
-            ".suites[0].data.new_extension"
+            ".suites[0].data.new_extension",
+            ".suites[5].data.cases[1].new_case_stat",
+            ".suites[6].data.configs[0].executions[0].new_exec_stat"
         ]
     );
     let unknown: Vec<_> = lost.iter().filter(|p| !is_known_extension(p)).collect();
-    assert_eq!(unknown.len(), 3, "{unknown:?}");
+    assert_eq!(unknown.len(), 5, "{unknown:?}");
 }
 
 /// The samples example in docs/format.md is a valid file, 3 executions × 5.
@@ -902,6 +1111,89 @@ fn docs_samples_example_validates() {
             assert_eq!(shape, [5, 5, 5]);
         }
         other => panic!("the reader gives {other:?}"),
+    }
+}
+
+/// The copy and alloc suites' data is checked when the suite is complete
+/// (schema only, as for bernoulli and ops below).
+#[test]
+fn copy_and_alloc_data_are_checked() {
+    let v = validator();
+    let run = serde_json::to_value(full_run()).unwrap();
+    assert_eq!(run["suites"][5]["suite"], "copy");
+    assert_eq!(run["suites"][6]["suite"], "alloc");
+    let cases: [Mutation; 10] = [
+        ("copy negative sample", |d| {
+            d["suites"][5]["data"]["cases"][0]["samples_ns"][0] = json!(-1.0)
+        }),
+        ("copy variant a string", |d| {
+            d["suites"][5]["data"]["cases"][0]["variant"] = json!("2")
+        }),
+        ("copy variant 9", |d| {
+            d["suites"][5]["data"]["cases"][0]["variant"] = json!(9)
+        }),
+        ("copy without cases", |d| {
+            d["suites"][5]["data"]
+                .as_object_mut()
+                .unwrap()
+                .remove("cases");
+        }),
+        ("copy copies_per_sample 0", |d| {
+            d["suites"][5]["data"]["cases"][0]["copies_per_sample"] = json!(0)
+        }),
+        ("copy cache_bytes negative", |d| {
+            d["suites"][5]["data"]["cache_bytes"][0]["bytes"] = json!(-1)
+        }),
+        ("alloc negative measurement", |d| {
+            d["suites"][6]["data"]["configs"][0]["executions"][0]["measurements"][2] = json!(-1.0)
+        }),
+        ("alloc measurement a string", |d| {
+            d["suites"][6]["data"]["configs"][0]["executions"][0]["measurements"][0] =
+                json!("1.5e6")
+        }),
+        ("alloc execution without ok", |d| {
+            d["suites"][6]["data"]["configs"][0]["executions"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("ok");
+        }),
+        ("alloc colour_cache a string", |d| {
+            d["suites"][6]["data"]["colour_cache"] = json!("L2")
+        }),
+    ];
+    for (name, f) in cases {
+        let mut d = run.clone();
+        f(&mut d);
+        assert_invalid(&v, name, &d);
+        // A failed suite's data is not checked (partial or checkpointed data).
+        let idx = if name.starts_with("copy") { 5 } else { 6 };
+        d["suites"][idx]["status"] = json!("failed");
+        assert_valid(&v, &format!("{name}, suite failed"), &d);
+    }
+}
+
+/// A checkpoint of an unfinished alloc suite (status failed, data so far)
+/// validates and is read as partial alloc data.
+#[test]
+fn checkpointed_alloc_is_read() {
+    let v = validator();
+    let mut run = full_run();
+    run.status = "in_progress".into();
+    run.ended_at = None;
+    let alloc = run.suites.pop().unwrap();
+    run.suites = vec![Suite {
+        status: "failed".into(),
+        error: Some("in progress: the run ended before this suite finished".into()),
+        ..alloc
+    }];
+    let value = serde_json::to_value(&run).unwrap();
+    assert_valid(&v, "checkpointed alloc", &value);
+    match read_document("c.json", value.to_string().as_bytes()) {
+        Ok(Document::Run(doc)) => {
+            assert!(doc.partial_alloc);
+            assert_eq!(doc.alloc, Some(full_alloc()));
+        }
+        other => panic!("{other:?}"),
     }
 }
 
