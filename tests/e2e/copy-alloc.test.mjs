@@ -135,7 +135,10 @@ test('copy heat map, flagged table, allocation rankings, ECDF and configurations
       assert.ok(sameNumber(num(g['impact-factor'].v), c.stats.impact_factor?.estimate), `impact ${i}`);
       assert.ok(sameNumber(num(g['impact-factor'].hi), c.stats.impact_factor?.hi), `impact hi ${i}`);
       assert.ok(sameNumber(num(g['cv-within'].v), c.stats.cv_within?.estimate), `cv ${i}`);
+      assert.ok(sameNumber(num(g['ratio-to-baseline'].v), c.ratio_to_baseline?.estimate), `ratio ${i}`);
+      assert.ok(sameNumber(num(g['ratio-to-baseline'].lo), c.ratio_to_baseline?.lo), `ratio lo ${i}`);
     });
+    assert.ok(alloc.configs.some((c) => c.ratio_to_baseline), 'some configuration has a ratio to default_4k');
     assert.equal(await page.locator('[data-testid=alloc-partial]').count(), alloc.partial ? 1 : 0);
 
     // Samples: execution statistics per series.

@@ -160,8 +160,9 @@ function configsTable(a) {
             ? h('details', { class: 'failures' }, h('summary', { class: 'bad' }, `${fmtCount(c.executions_failed)} failed`),
               h('ul', {}, c.failures.map(([m, n]) => h('li', {}, `${n}× `, m))))
             : null)
-        : h('td', { colspan: 6, class: 'wrap muted', title: c.unavailable_reason ?? '' }, `not run: ${c.unavailable_reason ?? 'no reason recorded'}`),
+        : h('td', { colspan: 7, class: 'wrap muted', title: c.unavailable_reason ?? '' }, `not run: ${c.unavailable_reason ?? 'no reason recorded'}`),
       c.available ? ciCell('mean', meanCi, fmt) : null,
+      c.available ? ciCell('ratio-to-baseline', c.ratio_to_baseline, fmtFactor) : null,
       c.available ? ciCell('impact-factor', s?.impact_factor, fmtFactor) : null,
       c.available ? ciCell('cv-within', s?.cv_within, fmtPercent) : null,
       c.available ? numCell('huge-page-share', c.huge_page_share, fmtPercent(c.huge_page_share)) : null,
@@ -171,9 +172,11 @@ function configsTable(a) {
     h('h3', {}, `Configurations (${fmtCount(a.configs.length)})`),
     table({
       testid: 'alloc-configs',
-      caption: 'Mean: hierarchical bootstrap CI over executions. Impact factor: 1 = no execution effect. Colours: pages per cache colour over all executions (flat = evenly spread); misses = pages that did not get the wanted colour.',
+      caption: 'Mean: hierarchical bootstrap CI over executions. × default_4k: ratio of means with its CI. Impact factor: 1 = no execution effect. Colours: pages per cache colour over all executions (flat = evenly spread); misses = pages that did not get the wanted colour.',
       columns: ['Workload', 'Size', 'Strategy', 'Allocator', { label: 'Executions', class: 'num' },
-        { label: 'Mean', class: 'num' }, { label: 'Impact factor', class: 'num' }, { label: 'CV within', class: 'num' },
+        { label: 'Mean', class: 'num' },
+        { label: '× default_4k', class: 'num', title: 'Mean time over the same workload, size and allocator under default_4k, with a CI from resampling both configurations by execution' },
+        { label: 'Impact factor', class: 'num' }, { label: 'CV within', class: 'num' },
         { label: 'Huge pages', class: 'num', title: 'Mean share of the working set on huge pages' }, 'Colours'],
       rows,
     }));
