@@ -3,9 +3,9 @@
 //! Sums are taken about the means (never Σx² − (Σx)²/n).
 
 use super::dist::t_two_sided;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fit {
     pub n: usize,
     pub intercept: f64,

@@ -25,6 +25,7 @@
 //! there. Each result says whether the portable clocks' names match and
 //! flags values outside the fitted x range (extrapolated).
 
+use crate::stats::regression::Fit;
 use serde::{Deserialize, Serialize};
 
 /// Marks a JSON file as an exported fit, so a wrong file is refused early.
@@ -110,23 +111,8 @@ pub struct FormView {
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct CalibrationView {
-    pub fit: FitView,
+    pub fit: Fit,
     pub points: Vec<PointView>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-pub struct FitView {
-    pub n: usize,
-    pub intercept: f64,
-    pub slope: f64,
-    pub r: f64,
-    pub slope_se: f64,
-    pub intercept_se: f64,
-    pub confidence: f64,
-    pub t: f64,
-    pub slope_ci: (f64, f64),
-    pub intercept_ci: (f64, f64),
-    pub residuals: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
