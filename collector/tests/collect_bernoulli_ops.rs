@@ -183,10 +183,17 @@ fn quick_bernoulli_run_plans_and_matches_the_reference() {
         if e.target_ns >= 100.0 {
             assert!(t.m > 0, "{}: no tick seen", e.name);
         }
+        // The busy work is calibrated once, at the start; in a VM the host's
+        // steal time and frequency move its speed by tens of percent during
+        // the run (seen here: a 1 µs event at 0.65 µs, a 10 µs one at 12.4
+        // µs, on the same run). The reference — not the target — is what the
+        // estimates are compared with, so the target only has to be right to
+        // within a factor of two: calibration worked, not the machine held
+        // still.
         if e.target_ns >= 1e3 && d.reference != "CLOCK_MONOTONIC_RAW" {
-            let rel = (reference - e.target_ns).abs() / e.target_ns;
+            let ratio = reference / e.target_ns;
             assert!(
-                rel < 0.2,
+                (0.5..2.0).contains(&ratio),
                 "{}: reference median {reference} ns vs target {}",
                 e.name,
                 e.target_ns
