@@ -7,7 +7,7 @@
 
 use crate::format::{
     AllocData, BernoulliData, BernoulliTrials, ClocksData, CopyData, OpsData, RunFile, SamplesFile,
-    FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+    TraceData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -49,6 +49,7 @@ pub struct RunDocument {
     pub ops: Option<OpsData>,
     pub copy: Option<CopyData>,
     pub alloc: Option<AllocData>,
+    pub trace: Option<TraceData>,
     /// The alloc data come from an unfinished suite (what it checkpointed).
     pub partial_alloc: bool,
     /// Suites this build does not know (from a newer minor version), skipped.
@@ -232,6 +233,7 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
     let mut ops = None;
     let mut copy = None;
     let mut alloc = None;
+    let mut trace = None;
     let mut partial_alloc = false;
     let mut skipped_suites = Vec::new();
     for (i, suite) in run.suites.iter().enumerate() {
@@ -282,6 +284,11 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
                 }
                 alloc = Some(data);
             }
+            "trace" => {
+                let data: TraceData = cx.typed(&suite.data, &prefix)?;
+                validate_trace(cx, &data, &prefix)?;
+                trace = Some(data);
+            }
             other => skipped_suites.push(other.to_string()),
         }
     }
@@ -292,9 +299,50 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
         ops,
         copy,
         alloc,
+        trace,
         partial_alloc,
         skipped_suites,
     })
+}
+
+/// Every record has one finite value per column, and every column is a
+/// declared metric.
+fn validate_trace(cx: &Ctx, d: &TraceData, prefix: &str) -> Result<(), ReadError> {
+    for (w, wl) in d.workloads.iter().enumerate() {
+        for (r, run) in wl.runs.iter().enumerate() {
+            let at = format!("{prefix}.workloads[{w}].runs[{r}]");
+            for (c, col) in run.columns.iter().enumerate() {
+                if !d.metrics.iter().any(|m| &m.name == col) {
+                    return Err(cx.err(
+                        Some(format!("{at}.columns[{c}]")),
+                        format!("column \"{col}\" is not one of the suite's metrics"),
+                    ));
+                }
+            }
+            for (i, rec) in run.records.iter().enumerate() {
+                if rec.len() != run.columns.len() {
+                    return Err(cx.err(
+                        Some(format!("{at}.records[{i}]")),
+                        format!(
+                            "record has {} values: expected one per column ({})",
+                            rec.len(),
+                            run.columns.len()
+                        ),
+                    ));
+                }
+                if let Some(j) = rec.iter().position(|v| !v.is_finite()) {
+                    return Err(cx.err(
+                        Some(format!("{at}.records[{i}][{j}]")),
+                        "expected a finite number",
+                    ));
+                }
+            }
+            if !(run.wall_ns.is_finite() && run.wall_ns > 0.0) {
+                return Err(cx.err(Some(format!("{at}.wall_ns")), "expected a positive number"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadError> {
