@@ -15,6 +15,8 @@ mod alloc;
 mod bernoulli;
 mod clocks;
 mod copy;
+/// Several files side by side, and pooled executions.
+pub mod compare;
 mod executions;
 mod ops;
 mod samples;
@@ -22,6 +24,7 @@ mod samples;
 pub use alloc::*;
 pub use bernoulli::*;
 pub use clocks::*;
+pub use compare::{compare_documents, compare_files, ComparisonReport};
 pub use copy::*;
 pub use executions::*;
 pub use ops::*;
@@ -190,22 +193,37 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
             report.ok = true;
             fill_run(&mut report, &run, opts);
         }
-        Ok(Document::Samples(s)) => {
-            report.ok = true;
-            report.kind = Some(s.kind.clone());
-            report.info = Some(FileInfo {
-                host: s
-                    .host
-                    .as_ref()
-                    .and_then(|h| h.get("hostname"))
-                    .and_then(|v| v.as_str())
-                    .map(str::to_string),
-                source: s.source.clone(),
-                suites: vec!["samples".into()],
-                ..FileInfo::default()
-            });
-            report.samples = Some(samples_report(&s, opts));
-        }
+        Ok(Document::Samples(s)) => fill_samples(&mut report, &s, opts),
+    }
+    report
+}
+
+fn fill_samples(report: &mut FileReport, s: &crate::format::SamplesFile, opts: &Options) {
+    report.ok = true;
+    report.kind = Some(s.kind.clone());
+    report.info = Some(FileInfo {
+        host: s
+            .host
+            .as_ref()
+            .and_then(|h| h.get("hostname"))
+            .and_then(|v| v.as_str())
+            .map(str::to_string),
+        source: s.source.clone(),
+        suites: vec!["samples".into()],
+        ..FileInfo::default()
+    });
+    report.samples = Some(samples_report(s, opts));
+}
+
+/// Analyse a folder given as (relative path, bytes) entries — a Criterion.rs
+/// `target/criterion` tree (see `import::criterion::read_dir`). Never panics.
+pub fn analyze_entries(name: &str, entries: &[(String, Vec<u8>)], opts: &Options) -> FileReport {
+    // Start from the report of no bytes (every cell empty), minus its error.
+    let mut report = analyze_bytes(name, b"", opts);
+    report.error = None;
+    match crate::import::criterion::read_dir(name, entries) {
+        Ok(s) => fill_samples(&mut report, &s, opts),
+        Err(e) => report.error = Some(e),
     }
     report
 }

@@ -1,0 +1,651 @@
+//! Several files side by side (machine A against machine B, before against
+//! after): for every suite present in at least two files, items are matched
+//! by identity and each file is compared with the suite's first file (the
+//! baseline) by the comparison rule of `stats::compare` — different only when
+//! the CIs are disjoint **and** the relative difference exceeds
+//! `Options::threshold` (METHODS.md §002).
+//!
+//! Each side's estimate and CI is the one its own cell shows (median
+//! percentile bootstrap for ops, copy and clock read cost; random-effects CI
+//! of the mean, or the bootstrap of the mean for one measurement per
+//! execution, for data grouped by execution), so a verdict can be checked
+//! against the per-file reports. The ratio's CI comes from resampling both
+//! sides independently (hierarchically where there are executions).
+//!
+//! Pooling: executions of the same configuration (series name, alloc
+//! configuration) on the same host from several files are concatenated and
+//! analysed as one set of executions.
+
+use super::executions::{execution_stats, ExecutionStats};
+use super::Options;
+use crate::read::{read_document, Document, RunDocument};
+use crate::stats::bootstrap::{interval_from, mean, median, percentile_ci, rng, BootstrapCi};
+use crate::stats::compare::{differ, relative_difference, Est};
+use crate::stats::executions::{random_effects, ratio_of_means_ci};
+use rand::RngExt;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonReport {
+    pub files: Vec<ComparedFile>,
+    /// Suites present in at least two readable files, in a fixed order
+    /// (clocks, ops, copy, alloc, samples).
+    pub suites: Vec<SuiteComparison>,
+    /// Whether pooling was asked for; `pooled` is empty otherwise.
+    pub pooling: bool,
+    pub pooled: Vec<PooledItem>,
+    pub options: Options,
+}
+
+/// A file as the comparison saw it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparedFile {
+    pub name: String,
+    pub ok: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub host: Option<String>,
+    pub started_at: Option<String>,
+    pub suites: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SuiteComparison {
+    pub suite: String,
+    /// Indices into `files` of the files holding this suite; the first is
+    /// the baseline every other is compared with.
+    pub files: Vec<usize>,
+    /// What the values are, e.g. "median ns per operation".
+    pub statistic: String,
+    pub items: Vec<ItemComparison>,
+    /// Items with at least one `different` verdict.
+    pub different: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ItemComparison {
+    /// The identity items are matched by (e.g. `add_r64 · latency`).
+    pub key: String,
+    pub unit: String,
+    /// One per file of the suite, in `SuiteComparison::files` order: the
+    /// estimate with its CI, or null where that file lacks the item.
+    pub values: Vec<Option<Est>>,
+    /// Each other file of the suite against the baseline.
+    pub against_baseline: Vec<PairComparison>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Disjoint CIs and a relative difference above the threshold.
+    Different,
+    /// Overlapping CIs or a difference within the threshold.
+    Same,
+    /// One side has no estimate with a CI: nothing to decide.
+    Missing,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PairComparison {
+    /// Index into `files`.
+    pub file: usize,
+    pub baseline: usize,
+    /// This file's value over the baseline's, with its bootstrap CI.
+    pub ratio: Option<BootstrapCi>,
+    /// (larger − smaller) / smaller of the two estimates.
+    pub relative_difference: Option<f64>,
+    pub verdict: Verdict,
+    /// When different: the file (index into `files`) with the smaller value
+    /// (less time, i.e. faster).
+    pub faster: Option<usize>,
+}
+
+/// Executions of one configuration from several files, analysed as one.
+#[derive(Debug, Clone, Serialize)]
+pub struct PooledItem {
+    pub suite: String,
+    pub key: String,
+    pub host: Option<String>,
+    pub unit: String,
+    /// Indices into `files` of the files pooled, and the executions each
+    /// contributed (same order).
+    pub files: Vec<usize>,
+    pub executions_per_file: Vec<usize>,
+    pub stats: Option<ExecutionStats>,
+}
+
+/// The measurements of one item: flat samples (summarised by the median) or
+/// measurements grouped by execution (summarised by the mean of execution
+/// means).
+enum Data {
+    Flat(Vec<f64>),
+    Grouped(Vec<Vec<f64>>),
+}
+
+struct Item {
+    key: String,
+    unit: String,
+    data: Data,
+}
+
+const SUITES: [(&str, &str); 5] = [
+    ("clocks", "median read cost of each clock (ns per read)"),
+    ("ops", "median ns per operation (portable clock)"),
+    ("copy", "median ns per copy"),
+    (
+        "alloc",
+        "mean time per measurement (random-effects CI over executions)",
+    ),
+    (
+        "samples",
+        "mean of execution means (random-effects CI; bootstrap of the mean for one measurement per execution)",
+    ),
+];
+
+/// Read every entry (name, bytes) and compare. Never panics: an unreadable
+/// file is listed with its error and takes part in nothing.
+pub fn compare_files(entries: &[(&str, &[u8])], opts: &Options, pool: bool) -> ComparisonReport {
+    let docs: Vec<(String, Result<Document, String>)> = entries
+        .iter()
+        .map(|(name, bytes)| {
+            (
+                name.to_string(),
+                read_document(name, bytes).map_err(|e| e.to_string()),
+            )
+        })
+        .collect();
+    compare_documents(&docs, opts, pool)
+}
+
+/// Compare already read documents (name, document or read error).
+pub fn compare_documents(
+    docs: &[(String, Result<Document, String>)],
+    opts: &Options,
+    pool: bool,
+) -> ComparisonReport {
+    let files: Vec<ComparedFile> = docs.iter().map(|(n, d)| compared_file(n, d)).collect();
+    let mut suites = Vec::new();
+    for (suite, statistic) in SUITES {
+        let holders: Vec<usize> = (0..docs.len())
+            .filter(|&i| files[i].suites.iter().any(|s| s == suite))
+            .collect();
+        if holders.len() < 2 {
+            continue;
+        }
+        let per_file: Vec<Vec<Item>> = holders
+            .iter()
+            .map(|&i| match &docs[i].1 {
+                Ok(d) => items_of(d, suite),
+                Err(_) => Vec::new(),
+            })
+            .collect();
+        suites.push(compare_suite(suite, statistic, &holders, &per_file, opts));
+    }
+    let pooled = if pool {
+        pool_items(docs, &files, opts)
+    } else {
+        Vec::new()
+    };
+    ComparisonReport {
+        files,
+        suites,
+        pooling: pool,
+        pooled,
+        options: *opts,
+    }
+}
+
+fn compared_file(name: &str, doc: &Result<Document, String>) -> ComparedFile {
+    let mut f = ComparedFile {
+        name: name.to_string(),
+        ok: doc.is_ok(),
+        error: doc.as_ref().err().cloned(),
+        host: None,
+        started_at: None,
+        suites: Vec::new(),
+    };
+    match doc {
+        Ok(Document::Run(r)) => {
+            f.host = Some(r.run.host.hostname.clone());
+            f.started_at = Some(r.run.started_at.clone());
+            let has = [
+                ("clocks", r.clocks.is_some()),
+                ("ops", r.ops.is_some()),
+                ("copy", r.copy.is_some()),
+                ("alloc", r.alloc.is_some()),
+            ];
+            f.suites = has
+                .iter()
+                .filter(|(_, h)| *h)
+                .map(|(s, _)| s.to_string())
+                .collect();
+        }
+        Ok(Document::Samples(s)) => {
+            f.host = s
+                .host
+                .as_ref()
+                .and_then(|h| h.get("hostname"))
+                .and_then(|v| v.as_str())
+                .map(str::to_string);
+            f.suites = vec!["samples".into()];
+        }
+        Err(_) => {}
+    }
+    f
+}
+
+fn run_items(r: &RunDocument, suite: &str) -> Vec<Item> {
+    let flat = |key: String, unit: &str, xs: Vec<f64>| Item {
+        key,
+        unit: unit.into(),
+        data: Data::Flat(xs),
+    };
+    match suite {
+        "clocks" => r
+            .clocks
+            .iter()
+            .flat_map(|c| &c.clocks)
+            .filter(|c| c.available)
+            .filter_map(|c| {
+                let rc = c.read_cost.as_ref()?;
+                Some(flat(c.name.clone(), "ns", rc.samples_ns.clone()))
+            })
+            .collect(),
+        "ops" => r
+            .ops
+            .iter()
+            .flat_map(|d| d.ops.iter().map(move |op| (d, op)))
+            .filter(|(_, op)| op.available)
+            .map(|(d, op)| {
+                // As the ops cell: (t(2n) − t(n)) / n per repetition.
+                let xs = op
+                    .portable_n_ns
+                    .iter()
+                    .zip(&op.portable_2n_ns)
+                    .map(|(a, b)| (b - a) / d.copies as f64)
+                    .collect();
+                flat(format!("{} · {}", op.name, op.form), "ns", xs)
+            })
+            .collect(),
+        "copy" => r
+            .copy
+            .iter()
+            .flat_map(|d| &d.cases)
+            .filter(|c| c.available)
+            .map(|c| {
+                let key = format!(
+                    "{} · {} B · variant {} · align {} · src+{} dst+{}{}",
+                    c.implementation,
+                    c.length,
+                    c.variant,
+                    c.alignment,
+                    c.src_offset,
+                    c.dst_offset,
+                    if c.same_array { " · same array" } else { "" }
+                );
+                flat(key, "ns", c.samples_ns.clone())
+            })
+            .collect(),
+        "alloc" => r
+            .alloc
+            .iter()
+            .flat_map(|d| &d.configs)
+            .filter(|c| c.available)
+            .filter_map(|c| {
+                let ex: Vec<Vec<f64>> = c
+                    .executions
+                    .iter()
+                    .filter(|e| e.ok && !e.measurements.is_empty())
+                    .map(|e| e.measurements.clone())
+                    .collect();
+                (!ex.is_empty()).then(|| Item {
+                    key: format!(
+                        "{} · {}×{} · {} · {}",
+                        c.workload, c.size_factor, c.cache, c.strategy, c.allocator
+                    ),
+                    unit: c.unit.clone(),
+                    data: Data::Grouped(ex),
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn items_of(doc: &Document, suite: &str) -> Vec<Item> {
+    match (doc, suite) {
+        (Document::Run(r), _) => run_items(r, suite),
+        (Document::Samples(s), "samples") => s
+            .series
+            .iter()
+            .filter(|x| !x.executions.is_empty() && x.executions.iter().all(|e| !e.is_empty()))
+            .map(|x| Item {
+                key: x.name.clone(),
+                unit: x.unit.clone(),
+                data: Data::Grouped(x.executions.clone()),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The estimate with its CI that the item's own cell shows.
+fn estimate(d: &Data, o: &Options) -> Option<Est> {
+    let from = |c: BootstrapCi| Est {
+        estimate: c.estimate,
+        lo: c.lo,
+        hi: c.hi,
+    };
+    match d {
+        Data::Flat(xs) => percentile_ci(xs, median, &o.bootstrap).map(from),
+        Data::Grouped(ex) => {
+            if ex.iter().all(|e| e.len() == 1) {
+                let xs: Vec<f64> = ex.iter().flatten().copied().collect();
+                return percentile_ci(&xs, mean, &o.bootstrap).map(from);
+            }
+            let re = random_effects(ex, o.confidence)?;
+            let (lo, hi) = re.ci?;
+            Some(Est {
+                estimate: re.mean,
+                lo,
+                hi,
+            })
+        }
+    }
+}
+
+/// CI of `a`'s statistic over `b`'s, both resampled independently.
+fn ratio_ci(a: &Data, b: &Data, o: &Options) -> Option<BootstrapCi> {
+    match (a, b) {
+        (Data::Grouped(a), Data::Grouped(b)) => ratio_of_means_ci(a, b, &o.bootstrap),
+        (Data::Flat(a), Data::Flat(b)) => ratio_of_medians_ci(a, b, o),
+        _ => None,
+    }
+}
+
+/// Percentile bootstrap of median(a) / median(b), each side resampled with
+/// replacement at its own size.
+fn ratio_of_medians_ci(a: &[f64], b: &[f64], o: &Options) -> Option<BootstrapCi> {
+    let bo = &o.bootstrap;
+    if a.is_empty() || b.is_empty() || bo.resamples == 0 {
+        return None;
+    }
+    let mut r = rng(bo.seed);
+    let mut ba = vec![0.0; a.len()];
+    let mut bb = vec![0.0; b.len()];
+    let mut reps = Vec::with_capacity(bo.resamples);
+    for _ in 0..bo.resamples {
+        for x in ba.iter_mut() {
+            *x = a[r.random_range(0..a.len())];
+        }
+        for x in bb.iter_mut() {
+            *x = b[r.random_range(0..b.len())];
+        }
+        reps.push(median_in_place(&mut ba) / median_in_place(&mut bb));
+    }
+    interval_from(median(a) / median(b), reps, bo)
+}
+
+/// The type 7 median, reordering `xs` (select instead of sort: the
+/// bootstrap above runs it thousands of times).
+fn median_in_place(xs: &mut [f64]) -> f64 {
+    let n = xs.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let h = (n - 1) / 2;
+    let (_, m, upper) = xs.select_nth_unstable_by(h, f64::total_cmp);
+    let m = *m;
+    if n % 2 == 1 {
+        m
+    } else {
+        let next = upper.iter().copied().fold(f64::INFINITY, f64::min);
+        m + 0.5 * (next - m)
+    }
+}
+
+fn compare_suite(
+    suite: &str,
+    statistic: &str,
+    holders: &[usize],
+    per_file: &[Vec<Item>],
+    o: &Options,
+) -> SuiteComparison {
+    // Keys in first-seen order over the files.
+    let mut keys: Vec<(&str, &str)> = Vec::new();
+    for items in per_file {
+        for it in items {
+            if !keys.iter().any(|(k, _)| *k == it.key) {
+                keys.push((&it.key, &it.unit));
+            }
+        }
+    }
+    let items: Vec<ItemComparison> = keys
+        .into_iter()
+        .map(|(key, unit)| {
+            let found: Vec<Option<&Item>> = per_file
+                .iter()
+                .map(|items| items.iter().find(|it| it.key == key))
+                .collect();
+            let values: Vec<Option<Est>> = found
+                .iter()
+                .map(|f| f.and_then(|it| estimate(&it.data, o)))
+                .collect();
+            let against_baseline = (1..holders.len())
+                .map(|j| {
+                    pair(
+                        holders[j], holders[0], found[j], found[0], values[j], values[0], o,
+                    )
+                })
+                .collect();
+            ItemComparison {
+                key: key.to_string(),
+                unit: unit.to_string(),
+                values,
+                against_baseline,
+            }
+        })
+        .collect();
+    SuiteComparison {
+        suite: suite.to_string(),
+        files: holders.to_vec(),
+        statistic: statistic.to_string(),
+        different: items
+            .iter()
+            .filter(|i| {
+                i.against_baseline
+                    .iter()
+                    .any(|p| p.verdict == Verdict::Different)
+            })
+            .count(),
+        items,
+    }
+}
+
+fn pair(
+    file: usize,
+    baseline: usize,
+    item: Option<&Item>,
+    base_item: Option<&Item>,
+    value: Option<Est>,
+    base_value: Option<Est>,
+    o: &Options,
+) -> PairComparison {
+    let ratio = match (item, base_item) {
+        (Some(a), Some(b)) => ratio_ci(&a.data, &b.data, o),
+        _ => None,
+    };
+    let (verdict, rel, faster) = match (value, base_value) {
+        (Some(a), Some(b)) => {
+            let different = differ(&a, &b, o.threshold);
+            let faster = different.then_some(if a.estimate < b.estimate {
+                file
+            } else {
+                baseline
+            });
+            let verdict = if different {
+                Verdict::Different
+            } else {
+                Verdict::Same
+            };
+            (
+                verdict,
+                Some(relative_difference(a.estimate, b.estimate)),
+                faster,
+            )
+        }
+        _ => (Verdict::Missing, None, None),
+    };
+    PairComparison {
+        file,
+        baseline,
+        ratio,
+        relative_difference: rel,
+        verdict,
+        faster,
+    }
+}
+
+/// Pool executions of the same configuration on the same host.
+fn pool_items(
+    docs: &[(String, Result<Document, String>)],
+    files: &[ComparedFile],
+    o: &Options,
+) -> Vec<PooledItem> {
+    struct Group {
+        suite: &'static str,
+        key: String,
+        host: Option<String>,
+        unit: String,
+        files: Vec<usize>,
+        counts: Vec<usize>,
+        executions: Vec<Vec<f64>>,
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    for suite in ["alloc", "samples"] {
+        for (i, (_, doc)) in docs.iter().enumerate() {
+            let Ok(doc) = doc else { continue };
+            for it in items_of(doc, suite) {
+                let Data::Grouped(ex) = it.data else { continue };
+                let host = files[i].host.clone();
+                let g = match groups.iter_mut().find(|g| {
+                    g.suite == suite && g.key == it.key && g.host == host && g.unit == it.unit
+                }) {
+                    Some(g) => g,
+                    None => {
+                        groups.push(Group {
+                            suite,
+                            key: it.key.clone(),
+                            host,
+                            unit: it.unit.clone(),
+                            files: Vec::new(),
+                            counts: Vec::new(),
+                            executions: Vec::new(),
+                        });
+                        groups.last_mut().expect("just pushed")
+                    }
+                };
+                g.files.push(i);
+                g.counts.push(ex.len());
+                g.executions.extend(ex);
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|g| g.files.len() >= 2)
+        .map(|g| PooledItem {
+            stats: execution_stats(&g.executions, o),
+            suite: g.suite.to_string(),
+            key: g.key,
+            host: g.host,
+            unit: g.unit,
+            files: g.files,
+            executions_per_file: g.counts,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples(host: &str, series: &[(&str, Vec<Vec<f64>>)]) -> Vec<u8> {
+        let series: Vec<serde_json::Value> = series
+            .iter()
+            .map(|(n, ex)| serde_json::json!({"name": n, "unit": "ns", "executions": ex}))
+            .collect();
+        serde_json::to_vec(&serde_json::json!({
+            "format": "tickbook", "format_version": "1.0", "kind": "samples",
+            "host": {"hostname": host}, "series": series,
+        }))
+        .unwrap()
+    }
+
+    fn ex(base: f64, n: usize) -> Vec<Vec<f64>> {
+        // Five executions of n measurements spread ±2 % around `base`.
+        (0..5)
+            .map(|e| {
+                (0..n)
+                    .map(|k| base * (1.0 + 0.004 * ((e * n + k) % 10) as f64 - 0.02))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn clear_difference_is_different_and_small_one_is_not() {
+        let a = samples("a", &[("x", ex(100.0, 20)), ("y", ex(100.0, 20))]);
+        let b = samples("b", &[("x", ex(150.0, 20)), ("y", ex(100.5, 20))]);
+        let r = compare_files(&[("a", &a), ("b", &b)], &Options::default(), false);
+        assert_eq!(r.suites.len(), 1);
+        let s = &r.suites[0];
+        assert_eq!((s.suite.as_str(), s.files.clone()), ("samples", vec![0, 1]));
+        let x = &s.items[0];
+        assert_eq!(x.key, "x");
+        let p = &x.against_baseline[0];
+        assert_eq!(p.verdict, Verdict::Different);
+        assert_eq!(p.faster, Some(0));
+        let ratio = p.ratio.as_ref().unwrap();
+        assert!((ratio.estimate - 1.5).abs() < 1e-9);
+        assert!(ratio.lo <= 1.5 && ratio.hi >= 1.5);
+        // 0.5 % apart: within the 3 % threshold whatever the CIs.
+        assert_eq!(s.items[1].against_baseline[0].verdict, Verdict::Same);
+        assert_eq!(s.different, 1);
+        // A threshold above 50 % makes x the same too.
+        let o = Options {
+            threshold: 0.6,
+            ..Options::default()
+        };
+        let r = compare_files(&[("a", &a), ("b", &b)], &o, false);
+        assert_eq!(r.suites[0].different, 0);
+    }
+
+    #[test]
+    fn missing_items_bad_files_and_pooling() {
+        let a = samples("h", &[("x", ex(100.0, 4))]);
+        let b = samples("h", &[("x", ex(100.0, 4)), ("z", ex(1.0, 4))]);
+        let r = compare_files(
+            &[("a", &a), ("bad", b"{"), ("b", &b)],
+            &Options::default(),
+            true,
+        );
+        assert!(!r.files[1].ok && r.files[1].error.is_some());
+        let s = &r.suites[0];
+        assert_eq!(s.files, vec![0, 2]);
+        let z = s.items.iter().find(|i| i.key == "z").unwrap();
+        assert!(z.values[0].is_none());
+        assert_eq!(z.against_baseline[0].verdict, Verdict::Missing);
+        assert_eq!(r.pooled.len(), 1);
+        let p = &r.pooled[0];
+        assert_eq!((p.key.as_str(), p.files.clone()), ("x", vec![0, 2]));
+        assert_eq!(p.stats.as_ref().unwrap().executions, 10);
+    }
+
+    #[test]
+    fn median_in_place_is_type_7() {
+        for xs in [vec![3.0, 1.0, 2.0], vec![4.0, 1.0, 3.0, 2.0], vec![5.0]] {
+            assert_eq!(median_in_place(&mut xs.clone()), median(&xs));
+        }
+    }
+}
