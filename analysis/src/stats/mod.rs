@@ -7,12 +7,14 @@ pub mod bootstrap;
 pub mod cluster;
 pub mod compare;
 pub mod dist;
+pub mod dtw;
 pub mod ecdf;
 pub mod executions;
 pub mod modes;
 pub mod moments;
 pub mod quantile;
 pub mod regression;
+pub mod spearman;
 pub mod summary;
 pub mod tick;
 
