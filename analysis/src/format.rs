@@ -352,7 +352,7 @@ pub struct BernoulliEvent {
 }
 
 /// Raw outcomes of n trials: m of them saw the clock tick.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct BernoulliTrials {
     pub n: u64,
     pub m: u64,
@@ -369,6 +369,22 @@ pub struct BernoulliTrials {
     pub block_size: u64,
     #[serde(default)]
     pub block_m: Vec<u64>,
+    /// Trials set aside, not counted in `n` and `m`: those of chunks that
+    /// took far longer than their trials can although the thread was not
+    /// descheduled (the host took the vCPU). A trial spanning such a gap
+    /// almost surely sees a tick, and the gap falls at any phase of the
+    /// tick, so dropping its chunk removes a load-dependent upward bias
+    /// without biasing p. Preempted chunks are kept: the guest preempts at
+    /// its scheduler tick, when the coarse clock steps, so dropping them
+    /// would drop ticks. Kept here, raw, so the choice can be checked.
+    #[serde(default)]
+    pub disturbed_chunks: u64,
+    #[serde(default)]
+    pub disturbed_n: u64,
+    #[serde(default)]
+    pub disturbed_m: u64,
+    #[serde(default)]
+    pub disturbed_sum_steps_ns: f64,
 }
 
 /// `data` of the `ops` suite: primitive operations timed as homogeneous

@@ -282,6 +282,10 @@ fn trials(n: u64, m: u64) -> BernoulliTrials {
         capped: true,
         block_size: 100,
         block_m: vec![m / 2, m - m / 2],
+        disturbed_chunks: 2,
+        disturbed_n: 40,
+        disturbed_m: 3,
+        disturbed_sum_steps_ns: 12e6,
     }
 }
 

@@ -107,7 +107,11 @@ function eventsTable(b) {
     return h('tr', { 'data-testid': 'event-row', dataset: { event: e.name } },
       h('th', { scope: 'row' }, h('code', {}, e.name)),
       numCell('target_ns', e.target_ns, fmtNs(e.target_ns, { exact: true }), { unit: 'ns' }),
-      numCell('n', t.n, fmtCount(t.n)),
+      numCell('n', t.n, [fmtCount(t.n), t.disturbed_n > 0
+        ? h('span', { class: 'sub', dataset: { stat: 'disturbed_n', value: t.disturbed_n },
+          title: `${t.disturbed_n} more trials (${t.disturbed_m} ticks) ran in chunks during which the thread was descheduled; set aside, not counted` },
+        `+${fmtCount(t.disturbed_n)} set aside`)
+        : null]),
       numCell('m', t.m, fmtCount(t.m), { title: `p = ${t.p}; p·Tc = ${t.raw_ns} ns (event + overhead)` }),
       numCell('estimate_ns', e.estimate_ns, fmtNs(e.estimate_ns), { unit: 'ns' }),
       h('td', { class: 'num interval' },

@@ -54,6 +54,9 @@ pub struct TrialsRow {
     /// Mean clock step among trials that ticked, in ns (≈ Tc when each
     /// tick was a single tick).
     pub mean_step_ns: Option<f64>,
+    /// Trials set aside as disturbed (descheduled), not in n and m.
+    pub disturbed_n: u64,
+    pub disturbed_m: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -111,6 +114,8 @@ fn trials_row(t: &BernoulliTrials, d: &BernoulliData, confidence: f64) -> Option
         trials_needed: needed,
         trials_ratio: needed.map(|k| t.n as f64 / k as f64),
         mean_step_ns: (t.m > 0).then(|| t.sum_steps_ns / t.m as f64),
+        disturbed_n: t.disturbed_n,
+        disturbed_m: t.disturbed_m,
     })
 }
 
@@ -219,6 +224,7 @@ mod tests {
             capped: false,
             block_size: 0,
             block_m: vec![],
+            ..BernoulliTrials::default()
         }
     }
 

@@ -302,6 +302,16 @@ fn involuntary_switches() -> Option<i64> {
     (rc == 0).then(|| i64::from(ru.ru_nivcsw))
 }
 
+/// Longest a chunk of `k` trials may take and still count as undisturbed:
+/// 10 % over the fastest chunk seen, plus 100 µs. Timer interrupts cost a
+/// few µs per tick and belong to the event's real cost; a lost time slice
+/// (preemption, host steal time) is milliseconds.
+fn disturbance_limit_ns(k: u64, fastest_trial_ns: f64) -> f64 {
+    k as f64 * fastest_trial_ns * 1.1 + DISTURBANCE_SLACK_NS
+}
+
+const DISTURBANCE_SLACK_NS: f64 = 100_000.0;
+
 /// Pilot, plan by eq. 5, and run the trials within the budget. Returns the
 /// trials, the plan, and whether a signal stopped it.
 fn run_trials(
@@ -334,7 +344,10 @@ fn run_trials(
     let target = planned.min(budget_n);
 
     // Chunks of ~5 ms between looks at the stop flag, the deadline and the
-    // progress bar; chunks never straddle a block.
+    // progress bar; chunks never straddle a block. Each chunk is also checked
+    // for disturbance (see `BernoulliTrials::disturbed_n`): an involuntary
+    // context switch of this thread, or a chunk lasting longer than its
+    // trials can (a gap the guest does not see, e.g. host steal time).
     let chunk = ((5e6 / trial_ns) as u64).clamp(1, p.block_size);
     let deadline_ns = p.budget_s * 1.25e9;
     let mut out = BernoulliTrials {
@@ -345,26 +358,53 @@ fn run_trials(
         capped: false,
         block_size: p.block_size,
         block_m: Vec::new(),
+        disturbed_chunks: 0,
+        disturbed_n: 0,
+        disturbed_m: 0,
+        disturbed_sum_steps_ns: 0.0,
     };
     let mut block_n = 0u64;
     let mut block_m = 0u64;
     let mut stopped = false;
+    // The fastest trial time seen over a whole chunk: what an undisturbed
+    // chunk costs (the pilot's figure until a chunk beats it).
+    let mut fastest_trial_ns = trial_ns;
     let cpu0 = thread_cpu_s();
     let csw0 = involuntary_switches();
     let start = clock();
     bar.set_length(target);
+    let mut csw_before = csw0;
     while out.n < target {
         let k = chunk.min(target - out.n).min(p.block_size - block_n);
+        let t0 = clock();
         let (m, sum) = trials(units, k);
-        out.n += k;
-        out.m += m;
-        out.sum_steps_ns += sum as f64;
-        block_n += k;
-        block_m += m;
-        if block_n == p.block_size {
-            out.block_m.push(block_m);
-            block_n = 0;
-            block_m = 0;
+        let chunk_ns = t0.elapsed().as_nanos() as f64;
+        let csw_after = involuntary_switches();
+        let switched = matches!((csw_before, csw_after), (Some(a), Some(b)) if b != a);
+        csw_before = csw_after;
+        fastest_trial_ns = fastest_trial_ns.min(chunk_ns / k as f64);
+        // Only gaps this thread was not descheduled for: the guest kernel
+        // preempts at its scheduler tick, which is also when the coarse
+        // clock steps, so dropping preempted chunks would drop ticks with
+        // them (measured: estimates fell to a third under load). A gap
+        // without a context switch (the host took the vCPU) falls at any
+        // phase of the tick, so dropping its chunk leaves p unbiased.
+        if !switched && chunk_ns > disturbance_limit_ns(k, fastest_trial_ns) {
+            out.disturbed_chunks += 1;
+            out.disturbed_n += k;
+            out.disturbed_m += m;
+            out.disturbed_sum_steps_ns += sum as f64;
+        } else {
+            out.n += k;
+            out.m += m;
+            out.sum_steps_ns += sum as f64;
+            block_n += k;
+            block_m += m;
+            if block_n == p.block_size {
+                out.block_m.push(block_m);
+                block_n = 0;
+                block_m = 0;
+            }
         }
         bar.set_position(out.n);
         if signals::stop_requested().is_some() {
@@ -602,6 +642,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "z": z,
         "budget_s_per_event": p.budget_s,
         "budget_note": "trials stop at min(planned, budget / pilot trial time), or at 1.25 x budget of wall time",
+        "disturbed_rule": "a ~5 ms chunk of trials is set aside (disturbed_*) when it took longer than 1.1 x (trials x fastest chunk's time per trial) + 100 us although this thread had no involuntary context switch in it (the host, not the guest, took the CPU); preempted chunks are kept, because the guest preempts at its scheduler tick, when the coarse clock steps",
         "pilot_trials_max": p.pilot_trials,
         "pilot_budget_fraction": p.pilot_fraction,
         "block_size": p.block_size,
