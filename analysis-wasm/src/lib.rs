@@ -82,6 +82,35 @@ pub fn apply_calibration_js(
     to_js(&apply_calibration(&view, &fit).map_err(|e| JsError::new(&e))?)
 }
 
+/// Compare several files (`names[i]` holds `lengths[i]` bytes of `data`,
+/// in order): the same `ComparisonReport` that `tickbook analyze --compare
+/// --json` prints. `pool` adds pooled executions of one configuration.
+#[wasm_bindgen]
+pub fn compare(
+    names: Vec<String>,
+    data: &[u8],
+    lengths: Vec<u32>,
+    options: JsValue,
+    pool: bool,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    if names.len() != lengths.len() {
+        return Err(JsError::new("compare: one length per name"));
+    }
+    let mut entries: Vec<(&str, &[u8])> = Vec::with_capacity(names.len());
+    let mut at = 0usize;
+    for (name, &len) in names.iter().zip(&lengths) {
+        let bytes = data
+            .get(at..at + len as usize)
+            .ok_or_else(|| JsError::new("compare: the lengths exceed the data"))?;
+        entries.push((name, bytes));
+        at += len as usize;
+    }
+    to_js(&tickbook_analysis::report::compare_files(
+        &entries, &opts, pool,
+    ))
+}
+
 /// The default analysis options, for the page's controls.
 #[wasm_bindgen(js_name = defaultOptions)]
 pub fn default_options() -> Result<JsValue, JsError> {

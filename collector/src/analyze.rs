@@ -11,9 +11,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
 use tickbook_analysis::report::{
-    analyze_bytes, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport, FileReport,
+    analyze_bytes, analyze_entries, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport, FileReport,
     OpsView, Options, SamplesReport,
 };
+use tickbook_analysis::report::{compare_files, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
@@ -57,6 +58,15 @@ pub struct AnalyzeArgs {
     /// times (table, or `ops.calibrated` in --json).
     #[arg(long, value_name = "FIT")]
     calibrate_with: Option<PathBuf>,
+    /// Compare the FILEs side by side instead: for every suite in two or
+    /// more files, each item of each file against the first file's, with
+    /// the ratio's CI and a verdict by --threshold (JSON keys in docs/cli.md).
+    #[arg(long, conflicts_with_all = ["export_fit", "calibrate_with"])]
+    compare: bool,
+    /// With --compare: also pool executions of the same configuration on
+    /// the same host from several files (samples series, alloc configs).
+    #[arg(long, requires = "compare")]
+    pool: bool,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -102,6 +112,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
+    if args.compare {
+        return compare(&args, &opts);
+    }
     if args.export_fit.is_some() && args.files.len() != 1 {
         eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
         return ExitCode::from(2);
@@ -127,6 +140,13 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         .iter()
         .map(|path| {
             let name = path.display().to_string();
+            // A directory is a Criterion.rs output tree (target/criterion/…).
+            if path.is_dir() {
+                return match read_tree(path) {
+                    Ok(entries) => analyze_entries(&name, &entries, &opts),
+                    Err(e) => unreadable(&name, &e, &opts),
+                };
+            }
             match std::fs::read(path) {
                 Ok(bytes) => analyze_bytes(&name, &bytes, &opts),
                 Err(e) => unreadable(&name, &e, &opts),
@@ -228,6 +248,37 @@ fn export_fit(r: &FileReport, form: &str, out: &std::path::Path) -> Result<(), S
     Ok(())
 }
 
+/// The `.json` files under `root` as (path relative to `root`, bytes), for
+/// `analyze_entries`. Symbolic links are not followed (no cycles); at most
+/// 100 000 files.
+fn read_tree(root: &std::path::Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() && path.extension().is_some_and(|x| x == "json") {
+                let rel = path.strip_prefix(root).unwrap_or(&path);
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                out.push((rel, std::fs::read(&path)?));
+                if out.len() > 100_000 {
+                    return Err(std::io::Error::other("more than 100 000 .json files"));
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 /// A file that cannot even be opened is reported like any other bad file.
 fn unreadable(name: &str, e: &std::io::Error, opts: &Options) -> FileReport {
     let mut r = analyze_bytes(name, b"", opts);
@@ -264,6 +315,12 @@ fn render_file(out: &mut String, r: &FileReport) {
     }
     if let Some(c) = &r.clocks {
         render_clocks(out, c);
+    }
+    if let Some(b) = &r.bernoulli {
+        crate::analyze_timing::render_bernoulli(out, b);
+    }
+    if let Some(o) = &r.ops {
+        crate::analyze_timing::render_ops(out, o);
     }
     if let Some(s) = &r.samples {
         render_samples(out, s);
@@ -371,6 +428,7 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
         ]);
     }
     t.render(out);
+    render_execution_stats(out, s);
     for x in &s.series {
         for o in &x.outliers {
             let _ = writeln!(
@@ -383,6 +441,51 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
                 o.index,
                 if o.extreme { ", extreme" } else { "" }
             );
+        }
+    }
+}
+
+/// Per-series execution statistics (between- vs within-execution noise) and,
+/// for imported files, what the tool itself reported.
+fn render_execution_stats(out: &mut String, s: &SamplesReport) {
+    let ci = |c: &Option<tickbook_analysis::stats::bootstrap::BootstrapCi>| {
+        c.as_ref()
+            .map(|c| format!("{} [{}, {}]", sig(c.estimate, 4), sig(c.lo, 4), sig(c.hi, 4)))
+            .unwrap_or_else(|| "-".into())
+    };
+    for x in &s.series {
+        let Some(e) = &x.execution_stats else { continue };
+        if e.executions < 2 {
+            continue;
+        }
+        let mut line = format!("   executions of {}: {}", x.name, e.executions);
+        if let Some(re) = &e.random_effects {
+            if let Some((lo, hi)) = re.ci {
+                let _ = write!(
+                    line,
+                    "; mean of execution means {} {} ({}% CI {} to {}, random effects)",
+                    sig(re.mean, 5),
+                    x.unit,
+                    sig(100.0 * re.confidence, 3),
+                    sig(lo, 5),
+                    sig(hi, 5)
+                );
+            }
+        } else if let Some(b) = &e.mean_bootstrap {
+            let _ = write!(line, "; mean {} {} (bootstrap CI)", ci(&Some(b.clone())), x.unit);
+        }
+        let _ = write!(
+            line,
+            "; CV within {}, overall {}; impact factor {}",
+            ci(&e.cv_within),
+            ci(&e.cv_overall),
+            ci(&e.impact_factor)
+        );
+        let _ = writeln!(out, "{line}");
+    }
+    for x in &s.series {
+        if let Some(t) = &x.tool_statistics {
+            let _ = writeln!(out, "   tool's own figures for {}: {t}", x.name);
         }
     }
 }
@@ -463,24 +566,24 @@ pub fn sig(v: f64, digits: usize) -> String {
 }
 
 /// Left-aligned text columns, numbers right-aligned.
-struct Table {
+pub(crate) struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    fn new(header: &[&str]) -> Table {
+    pub(crate) fn new(header: &[&str]) -> Table {
         Table {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
         }
     }
 
-    fn row(&mut self, cells: Vec<String>) {
+    pub(crate) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }
 
-    fn render(&self, out: &mut String) {
+    pub(crate) fn render(&self, out: &mut String) {
         let cols = self.header.len();
         let mut width = vec![0usize; cols];
         for r in std::iter::once(&self.header).chain(&self.rows) {
@@ -526,4 +629,135 @@ mod tests {
         assert_eq!(fmt_ns(18.25), "18.25 ns");
         assert_eq!(fmt_ns(1500.0), "1.500 µs");
     }
+}
+
+/// `--compare`: the page's Comparison cell in the terminal (or its JSON).
+fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
+    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut failed = false;
+    for path in &args.files {
+        let name = path.display().to_string();
+        match std::fs::read(path) {
+            Ok(b) => read.push((name, b)),
+            Err(e) => {
+                eprintln!("error: {name}: cannot read the file: {e}");
+                failed = true;
+            }
+        }
+    }
+    let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    let report = compare_files(&entries, opts, args.pool);
+    for f in report.files.iter().filter(|f| !f.ok) {
+        failed = true;
+        eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
+    }
+    let text = if args.json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => s + "\n",
+            Err(e) => {
+                eprintln!("error: cannot print the comparison as JSON: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        render_comparison(&report)
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            eprintln!("error: cannot write to stdout: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn render_comparison(r: &ComparisonReport) -> String {
+    use tickbook_analysis::report::compare::Verdict;
+    let mut out = String::new();
+    let name = |i: usize| r.files.get(i).map(|f| f.name.as_str()).unwrap_or("?");
+    if r.suites.is_empty() {
+        let _ = writeln!(
+            out,
+            "No suite is present in two or more readable files: nothing to compare."
+        );
+    }
+    for s in &r.suites {
+        let _ = writeln!(
+            out,
+            "== {} — {} · baseline {} · threshold {} % ({} of {} items different)",
+            s.suite,
+            s.statistic,
+            name(s.files[0]),
+            r.options.threshold * 100.0,
+            s.different,
+            s.items.len()
+        );
+        for it in &s.items {
+            let _ = writeln!(out, "  {}", it.key);
+            for (k, v) in it.values.iter().enumerate() {
+                let f = name(s.files[k]);
+                match v {
+                    Some(e) => {
+                        let _ = write!(
+                            out,
+                            "    {f}: {:.4} {} [{:.4}, {:.4}]",
+                            e.estimate, it.unit, e.lo, e.hi
+                        );
+                    }
+                    None => {
+                        let _ = write!(out, "    {f}: —");
+                    }
+                }
+                if k > 0 {
+                    if let Some(p) = it.against_baseline.get(k - 1) {
+                        let ratio = p
+                            .ratio
+                            .as_ref()
+                            .map(|c| format!("ratio {:.4} [{:.4}, {:.4}]", c.estimate, c.lo, c.hi))
+                            .unwrap_or_else(|| "ratio —".into());
+                        let verdict = match p.verdict {
+                            Verdict::Different => {
+                                format!("DIFFERENT, {} faster", p.faster.map(name).unwrap_or("?"))
+                            }
+                            Verdict::Same => "same".into(),
+                            Verdict::Missing => "no estimate".into(),
+                        };
+                        let _ = write!(out, " · {ratio} · {verdict}");
+                    }
+                }
+                out.push('\n');
+            }
+        }
+    }
+    for p in &r.pooled {
+        let files: Vec<&str> = p.files.iter().map(|&i| name(i)).collect();
+        let mean = p
+            .stats
+            .as_ref()
+            .and_then(|s| s.random_effects.as_ref())
+            .map(|re| match re.ci {
+                Some((lo, hi)) => format!("mean {:.4} {} [{:.4}, {:.4}]", re.mean, p.unit, lo, hi),
+                None => format!("mean {:.4} {}", re.mean, p.unit),
+            })
+            .unwrap_or_else(|| "no random-effects estimate".into());
+        let _ = writeln!(
+            out,
+            "pooled {} {} ({} executions from {}): {mean}",
+            p.suite,
+            p.key,
+            p.executions_per_file.iter().sum::<usize>(),
+            files.join(", ")
+        );
+    }
+    out
 }
