@@ -2,6 +2,7 @@
 //! serve the notebook.
 
 mod analyze;
+mod analyze_timing;
 mod collect;
 mod serve;
 
