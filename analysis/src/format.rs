@@ -359,7 +359,8 @@ pub struct BernoulliTrials {
     /// Sum of the clock steps seen in the trials that ticked, in ns (equals
     /// m · tick when every tick was a single tick).
     pub sum_steps_ns: f64,
-    /// Trials eq. 5 asked for (from a pilot estimate of p).
+    /// Trials eq. 5 asks for: at the trials' own p once they hold 30
+    /// ticks (the collector re-plans as it goes), else at the pilot's p.
     pub planned: u64,
     /// Whether the time budget cut the trials below `planned`.
     pub capped: bool,

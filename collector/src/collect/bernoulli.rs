@@ -269,6 +269,8 @@ pub fn planned_trials(p: f64, epsilon: f64, z: f64) -> u64 {
 
 /// How the trials of one event were planned and how they ran (for `config`).
 struct Plan {
+    /// Eq. 5 from the pilot, before re-planning from the run itself.
+    initial_plan: u64,
     pilot_n: u64,
     pilot_m: u64,
     trial_ns: f64,
@@ -312,6 +314,9 @@ fn disturbance_limit_ns(k: u64, fastest_trial_ns: f64) -> f64 {
 
 const DISTURBANCE_SLACK_NS: f64 = 100_000.0;
 
+/// Ticks the trials must hold before eq. 5 is re-evaluated at their p.
+const REPLAN_MIN_TICKS: u64 = 30;
+
 /// Pilot, plan by eq. 5, and run the trials within the budget. Returns the
 /// trials, the plan, and whether a signal stopped it.
 fn run_trials(
@@ -339,9 +344,10 @@ fn run_trials(
     } else {
         ((trial_ns / tick_ns).min(1.0), "trial_duration_over_tick")
     };
-    let planned = planned_trials(p_plan, epsilon, z);
+    let initial_plan = planned_trials(p_plan, epsilon, z);
+    let mut planned = initial_plan;
     let budget_n = (p.budget_s * 1e9 / trial_ns.max(1e-3)).max(1.0) as u64;
-    let target = planned.min(budget_n);
+    let mut target = planned.min(budget_n);
 
     // Chunks of ~5 ms between looks at the stop flag, the deadline and the
     // progress bar; chunks never straddle a block. Each chunk is also checked
@@ -405,6 +411,17 @@ fn run_trials(
                 block_n = 0;
                 block_m = 0;
             }
+            // Re-plan by eq. 5 from the trials so far once they hold enough
+            // ticks to say something: the pilot's p is rough (a few ticks,
+            // or a duration bound), and the run should end where eq. 5 at
+            // the observed p says the requested ε is reached. This is
+            // inverse binomial sampling: it stops near a fixed m, where m/n
+            // is biased by about 1/m (< 0.1 % here).
+            if out.m >= REPLAN_MIN_TICKS {
+                planned = planned_trials(out.m as f64 / out.n as f64, epsilon, z);
+                target = planned.min(budget_n);
+                bar.set_length(target.max(out.n));
+            }
         }
         bar.set_position(out.n);
         if signals::stop_requested().is_some() {
@@ -424,8 +441,10 @@ fn run_trials(
     if block_n > 0 {
         out.block_m.push(block_m);
     }
+    out.planned = planned;
     out.capped = out.n < planned;
     let plan = Plan {
+        initial_plan,
         pilot_n,
         pilot_m,
         trial_ns,
@@ -641,7 +660,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "confidence": ctx.confidence,
         "z": z,
         "budget_s_per_event": p.budget_s,
-        "budget_note": "trials stop at min(planned, budget / pilot trial time), or at 1.25 x budget of wall time",
+        "budget_note": "trials stop at min(planned, budget / pilot trial time), or at 1.25 x budget of wall time; planned is eq. 5 at the pilot's p, re-evaluated at the trials' own p once they hold 30 ticks",
         "disturbed_rule": "a ~5 ms chunk of trials is set aside (disturbed_*) when it took longer than 1.1 x (trials x fastest chunk's time per trial) + 100 us although this thread had no involuntary context switch in it (the host, not the guest, took the CPU); preempted chunks are kept, because the guest preempts at its scheduler tick, when the coarse clock steps",
         "pilot_trials_max": p.pilot_trials,
         "pilot_budget_fraction": p.pilot_fraction,
@@ -683,6 +702,7 @@ fn plan_json(name: &str, p: &Plan) -> serde_json::Value {
         "event": name,
         "pilot_n": p.pilot_n,
         "pilot_m": p.pilot_m,
+        "planned_from_pilot": p.initial_plan,
         "trial_ns": p.trial_ns,
         "p_planned": p.p,
         "p_source": p.p_source,
