@@ -1,44 +1,105 @@
-// Builds the page into web/dist: bundles the entry points (page and analysis
-// worker) as ES modules, and copies the HTML, the stylesheet and the wasm
-// package. Run through `npm run build` (scripts/build-web builds wasm first).
+// Builds the page into one self-contained file, web/dist/index.html: the
+// stylesheet in a <style>, the page bundle in an inline module script, the
+// analysis worker's bundle as text (started from a Blob URL), the wasm
+// gzipped and base64-encoded, and an empty data block. The same file is what
+// `tickbook serve` serves, what opens from file://, and the template of every
+// exported report (the page copies its own document; `tickbook report` fills
+// the data block of this file). Run through `npm run build` (scripts/build-web
+// builds the wasm first).
 
 import { build } from 'esbuild';
-import { cp, mkdir, readdir, rm, access } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { gzipSync, constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const web = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(web, 'dist');
 const pkg = path.join(web, 'pkg');
+const wasmFile = path.join(pkg, 'tickbook_analysis_wasm_bg.wasm');
 
 try {
   await access(path.join(pkg, 'tickbook_analysis_wasm.js'));
+  await access(wasmFile);
 } catch {
   console.error('web/pkg is missing: run scripts/build-wasm (or scripts/build-web) first');
   process.exit(1);
 }
 
+/**
+ * One bundle as text, no imports left: the page as an ES module, the worker
+ * as a classic script (Chromium refuses module workers from a Blob URL on
+ * a file:// page). The wasm glue's default path (`import.meta.url`) is never
+ * taken: the worker passes it the embedded bytes.
+ */
+async function bundle(entry, format) {
+  const out = await build({
+    entryPoints: [path.join(web, entry)],
+    write: false,
+    bundle: true,
+    format,
+    define: format === 'iife' ? { 'import.meta.url': 'undefined' } : {},
+    minify: true,
+    target: ['es2022'],
+    platform: 'browser',
+    // Pure ASCII output: the CSP hash and the HTML never meet an encoding question.
+    charset: 'ascii',
+    legalComments: 'eof',
+    logLevel: 'warning',
+  });
+  return out.outputFiles[0].text;
+}
+
+/**
+ * Text that goes inside a <script> element ends at the first `</script`, and
+ * `<!--` can make the parser skip it; esbuild escapes both in strings, and
+ * this check makes sure nothing else slipped through.
+ */
+function scriptSafe(name, text) {
+  const bad = /<\/script|<!--/i.exec(text);
+  if (bad) throw new Error(`${name} contains ${JSON.stringify(bad[0])} at ${bad.index}: it cannot be inlined in a <script> element`);
+  return text;
+}
+
+/** Replace `from` (which must occur exactly once) in `html`. */
+function replaceOnce(html, from, to) {
+  const at = html.indexOf(from);
+  if (at < 0 || html.indexOf(from, at + 1) >= 0) throw new Error(`web/index.html must contain ${JSON.stringify(from)} exactly once`);
+  return html.slice(0, at) + to + html.slice(at + from.length);
+}
+
+const [app, worker, css, template, wasm] = await Promise.all([
+  bundle('src/main.js', 'esm'),
+  bundle('src/worker.js', 'iife'),
+  readFile(path.join(web, 'style.css'), 'utf8'),
+  readFile(path.join(web, 'index.html'), 'utf8'),
+  readFile(wasmFile),
+]);
+scriptSafe('the page bundle', app);
+scriptSafe('the worker bundle', worker);
+if (/<\/style/i.test(css)) throw new Error('web/style.css contains </style');
+
+// The only script the page may run is its own bundle (CSP hash); the worker
+// starts from a Blob URL and compiles the wasm ('wasm-unsafe-eval').
+const appHash = createHash('sha256').update(app, 'utf8').digest('base64');
+const wasmText = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).toString('base64');
+
+let html = template;
+html = replaceOnce(html, "script-src 'self'", `script-src 'sha256-${appHash}'`);
+html = replaceOnce(html, '<link rel="stylesheet" href="./style.css">', `<style>\n${css}</style>`);
+html = replaceOnce(html, '<script type="module" src="./main.js"></script>', `<script type="module">${app}</script>`);
+html = replaceOnce(html, '</body>', [
+  `<script type="text/plain" id="tickbook-worker">${worker}</script>`,
+  `<script type="application/octet-stream" id="tickbook-wasm" data-encoding="gzip+base64">${wasmText}</script>`,
+  // Filled by Export report and `tickbook report`: files and view (see web/src/embed.js).
+  '<script type="application/json" id="tickbook-data"></script>',
+  '</body>',
+].join('\n'));
+
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
-
-await build({
-  entryPoints: [path.join(web, 'src/main.js'), path.join(web, 'src/worker.js')],
-  outdir: dist,
-  bundle: true,
-  format: 'esm',
-  splitting: false,
-  minify: true,
-  sourcemap: true,
-  target: ['es2022'],
-  platform: 'browser',
-  legalComments: 'linked',
-  logLevel: 'warning',
-});
-
-await cp(path.join(web, 'index.html'), path.join(dist, 'index.html'));
-await cp(path.join(web, 'style.css'), path.join(dist, 'style.css'));
-for (const name of await readdir(pkg)) {
-  if (name.endsWith('.d.ts') || name === 'package.json' || name === '.gitignore') continue;
-  await cp(path.join(pkg, name), path.join(dist, name));
-}
-console.log(`built ${path.relative(process.cwd(), dist) || dist}`);
+await writeFile(path.join(dist, 'index.html'), html);
+const kb = (n) => `${Math.round(n / 1024)} KiB`;
+console.log(`built ${path.relative(process.cwd(), path.join(dist, 'index.html'))}: ${kb(html.length)} ` +
+  `(page ${kb(app.length)}, worker ${kb(worker.length)}, wasm ${kb(wasm.length)} → ${kb(wasmText.length)} gzip+base64, style ${kb(css.length)})`);

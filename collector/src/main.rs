@@ -4,6 +4,7 @@
 mod analyze;
 mod analyze_timing;
 mod collect;
+mod report;
 mod serve;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +29,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Serve the notebook page and a folder of results on 127.0.0.1.
     Serve(serve::ServeArgs),
+    /// Write one self-contained report (.html) of result files: the page with
+    /// the files inside; it opens offline and recomputes what it shows.
+    Report(report::ReportArgs),
     /// Internal: one execution of an alloc-suite configuration (the collector
     /// runs itself as a child process).
     #[command(name = "__alloc-child", hide = true)]
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Command::Collect(args) => collect::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Report(args) => report::run(args),
         Command::AllocChild(args) => collect::alloc_child(args),
     }
 }

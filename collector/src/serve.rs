@@ -179,7 +179,7 @@ fn json_files(dir: &Path) -> Vec<String> {
 /// The page's build: explicit flag, then $TICKBOOK_WEB_ROOT, then the
 /// checkout the binary was built in (target/<profile>/tickbook → web/dist),
 /// then ./web/dist.
-fn find_web_root(flag: Option<&Path>) -> Result<PathBuf, String> {
+pub(crate) fn find_web_root(flag: Option<&Path>) -> Result<PathBuf, String> {
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(f) = flag {
         candidates.push(f.to_path_buf());

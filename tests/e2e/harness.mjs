@@ -34,7 +34,6 @@ async function mustExist(file, hint) {
 /** Fail early, with the fix, when the page or the binary is not built. */
 export async function checkPrerequisites() {
   await mustExist(path.join(WEB_DIST, 'index.html'), 'build the page first (scripts/build-web, or npm run build)');
-  await mustExist(path.join(WEB_DIST, 'worker.js'), 'build the page first (scripts/build-web, or npm run build)');
   await mustExist(tickbookBin(), 'build it with `cargo build --release -p tickbook` (or set TICKBOOK_BIN)');
   await mustExist(CHROMIUM, 'install Debian chromium (or set CHROMIUM_PATH)');
 }

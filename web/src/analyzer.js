@@ -1,6 +1,8 @@
 // Main-thread side of the analysis worker: one promise per request, and
 // progress events (`i of n`, current name) for the status line.
 
+import { createWorker } from './embed.js';
+
 export class Analyzer {
   constructor({ onProgress, onFatal }) {
     this.onProgress = onProgress;
@@ -10,7 +12,7 @@ export class Analyzer {
     this.planCounter = 0;
     this.batchTotal = 0;
     this.batchDone = 0;
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker = createWorker(); // from the code embedded in the page (embed.js)
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;

@@ -8,6 +8,9 @@ import { Notebook } from './notebook.js';
 import { Progress } from './progress.js';
 import { QUANTILE_TYPES } from './quantiles.js';
 import { h } from './dom.js';
+import { embeddedData, embeddedItems } from './embed.js';
+import { initialState, restoreOptions, restoreViews, trackState, currentState } from './state.js';
+import { watchExports, setupReportExport } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +22,8 @@ const notebook = new Notebook($('cells'), {
   call: (fn, ...args) => analyzer.call(fn, ...args),
 });
 const files = new Map(); // key -> {name, loaded: boolean}
+const embedded = embeddedData(); // a report's files and state (embed.js), or null
+const shared = initialState(embedded); // from #s= or the report (state.js)
 let counter = 0;
 let options;
 
@@ -36,8 +41,8 @@ const analyzer = new Analyzer({
 
 analyzer.ready.then(({ version, defaultOptions }) => {
   $('version').textContent = version;
-  options = defaultOptions;
-  setupQuantiles(defaultOptions.quantile_type);
+  options = restoreOptions(defaultOptions, shared); // a link's or a report's options (state.js)
+  setupQuantiles(options.quantile_type);
   setupOptionControls();
 }, () => { /* shown by onFatal */ });
 
@@ -178,6 +183,18 @@ $('clear').addEventListener('click', () => {
 watchPicker($('file-input'), add);
 watchDrops(document, $('drop-overlay'), add);
 
+// Sharing (state.js, export.js): a report's embedded files first, then ?url=;
+// each file gets the view the link or report holds for its position.
+if (embedded) add(embeddedItems(embedded));
 const urls = urlsFromQuery();
 if (urls.length) add(fromUrls(urls));
+restoreViews(notebook.views, [...files.keys()], shared);
+const sharedState = () => currentState({ options, views: [...files.keys()].map((k) => notebook.views.get(k)) });
+trackState(sharedState);
+watchExports($('cells'));
+setupReportExport($('export-report'), $('file-rows'), {
+  bytesOf: (key) => analyzer.call('fileBytes', key),
+  state: sharedState,
+  version: () => $('version').textContent,
+});
 progress.show();

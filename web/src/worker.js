@@ -14,16 +14,20 @@
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 
 import init, { analyze, applyCalibration, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+// The wasm comes embedded in the page, as the page's first message (embed.js).
+import { embeddedWasm } from './embed.js';
 
 // The only functions a 'call' may name: calibration fits, computed in Rust.
 const CALLS = {
   exportFit: (report, form) => exportFit(report, form),
   applyCalibration: (ops, fitName, fitBuffer) => applyCalibration(ops, fitName, new Uint8Array(fitBuffer)),
+  // A loaded file's bytes, for Export report (export.js).
+  fileBytes: (id) => files.get(id)?.bytes ?? null,
 };
 
 const files = new Map(); // id -> {name, bytes}
 
-const ready = init({ module_or_path: new URL('./tickbook_analysis_wasm_bg.wasm', import.meta.url) })
+const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
   .then(() => {
     postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions() });
     return true;

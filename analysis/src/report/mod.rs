@@ -20,6 +20,7 @@ pub mod compare;
 mod executions;
 mod ops;
 mod samples;
+mod trace;
 
 pub use alloc::*;
 pub use bernoulli::*;
@@ -29,6 +30,7 @@ pub use copy::*;
 pub use executions::*;
 pub use ops::*;
 pub use samples::*;
+pub use trace::*;
 
 /// Analysis parameters a user can turn.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -51,6 +53,8 @@ pub struct Options {
     /// Bootstrap resamples of the impact factor (each re-estimates it from
     /// `impact.pairs` group pairs, so it costs more than other bootstraps).
     pub impact_resamples: usize,
+    /// Dynamic time warping of traces (outer perturbation).
+    pub dtw: DtwOptions,
 }
 
 impl Default for Options {
@@ -69,6 +73,7 @@ impl Default for Options {
             impact: ImpactOptions::default(),
             impact_resamples: 500,
             threshold: 0.03,
+            dtw: DtwOptions::default(),
         }
     }
 }
@@ -113,6 +118,7 @@ impl Options {
         if self.impact.group_size < 2 || self.impact.pairs == 0 {
             return Err("impact factor needs a group size ≥ 2 and at least one pair".into());
         }
+        self.dtw.validate()?;
         if b.resamples == 0 || b.resamples > 1_000_000 {
             return Err(format!(
                 "bootstrap resamples must be 1 to 1000000, got {}",
@@ -148,6 +154,8 @@ pub struct FileReport {
     pub copy: Option<CopyReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc: Option<AllocReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceReport>,
     pub options: Options,
 }
 
@@ -185,6 +193,7 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
         ops: None,
         copy: None,
         alloc: None,
+        trace: None,
         options: *opts,
     };
     match read_document(file, bytes) {
@@ -292,6 +301,9 @@ fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
             );
         }
         report.alloc = Some(alloc_report(a, doc.partial_alloc, opts));
+    }
+    if let Some(t) = &doc.trace {
+        report.trace = Some(trace_report(t, opts));
     }
 }
 

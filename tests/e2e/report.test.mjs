@@ -1,0 +1,272 @@
+// Sharing: Export report writes one self-contained .html that, opened from
+// file:// in a fresh profile with the network blocked, recomputes exactly
+// the numbers the live page showed (same options, same view);
+// `tickbook report` makes the same report from the command line; the URL
+// fragment reopens a view; charts export as SVG and PNG, tables as CSV.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import {
+  FIXTURES, WEB_DIST, CHROMIUM, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot,
+} from './harness.mjs';
+
+let tmp, results, server;
+const RUN = 'clocks-ops.json';
+const SAMPLES = 'samples-3x5.json';
+
+before(async () => {
+  await checkPrerequisites();
+  tmp = await tempDir();
+  results = path.join(tmp, 'results');
+  await mkdir(results, { recursive: true });
+  await tickbook(['collect', 'clocks', 'ops', '--quick', '--out', path.join(results, RUN)], { timeout: 300_000 });
+  await copyFile(path.join(FIXTURES, SAMPLES), path.join(results, SAMPLES));
+  server = await serve(results);
+});
+
+after(async () => {
+  await server?.stop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** Every number the notebook shows: [closest data-testid, data-stat, data-value], in page order. */
+function shownNumbers(page) {
+  return page.$$eval('#cells [data-value]', (els) => els.map((el) => [
+    el.closest('[data-testid]')?.dataset.testid ?? '', el.dataset.stat ?? '', el.dataset.value,
+  ]));
+}
+
+/** Wait until every file's slot was rendered with this confidence level. */
+async function waitForConfidence(page, level, timeout = 60_000) {
+  await page.waitForFunction((c) => {
+    const slots = [...document.querySelectorAll('#cells .slot')];
+    return slots.length > 0 && slots.every((s) => s.dataset.options && JSON.parse(s.dataset.options)?.confidence === c);
+  }, level, { timeout });
+}
+
+/**
+ * A fresh Chromium profile that can reach nothing but files and blob:/data:
+ * URLs: every other request is aborted and logged.
+ */
+async function offlineBrowser() {
+  const profile = await tempDir('tickbook-chromium-offline-');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    offline: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+  });
+  const requests = [];
+  const blocked = [];
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (/^(file|blob|data):/.test(u)) return route.continue();
+    blocked.push(u);
+    return route.abort('blockedbyclient');
+  });
+  context.on('request', (r) => requests.push(r.url()));
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems = { consoleErrors: [], pageErrors: [] };
+  page.on('console', (m) => { if (m.type() === 'error') problems.consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => problems.pageErrors.push(String(e?.stack ?? e)));
+  const close = async () => {
+    await context.close().catch(() => {});
+    await rm(profile, { recursive: true, force: true }).catch(() => {});
+  };
+  return { context, page, problems, requests, blocked, close };
+}
+
+/** Open a report file offline; returns its numbers and what it requested. */
+async function openReport(file, count, check) {
+  const b = await offlineBrowser();
+  try {
+    const url = pathToFileURL(file).href;
+    await b.page.goto(url);
+    await waitForFiles(b.page, count, 60_000);
+    await check?.(b.page);
+    const numbers = await shownNumbers(b.page);
+    await screenshot(b.page, `report-${path.basename(file, '.html')}`);
+    const foreign = b.requests.filter((u) => u !== url && !u.startsWith('blob:') && !u.startsWith('data:'));
+    assert.deepEqual(foreign, [], 'the report requested nothing outside itself');
+    assert.deepEqual(b.blocked, []);
+    assert.deepEqual(b.problems.pageErrors, []);
+    assert.deepEqual(b.problems.consoleErrors, []);
+    return numbers;
+  } finally {
+    await b.close();
+  }
+}
+
+function assertSameNumbers(actual, expected, what) {
+  assert.ok(expected.length > 200, `the live page shows many numbers (${expected.length})`);
+  assert.equal(actual.length, expected.length, `${what}: as many numbers as the live page`);
+  const diffs = [];
+  expected.forEach((e, i) => {
+    if (JSON.stringify(actual[i]) !== JSON.stringify(e)) diffs.push({ i, live: e, report: actual[i] });
+  });
+  assert.deepEqual(diffs.slice(0, 10), [], `${what}: ${diffs.length} numbers differ`);
+}
+
+const liveUrl = () => `${server.url}?url=/results/${RUN}&url=/results/${SAMPLES}`;
+
+test('Export report: opens from file:// offline and shows the live page\u2019s numbers, options and view', { timeout: 300_000 }, async () => {
+  const { page, problems, close } = await openBrowser(server.url);
+  let reportFile, live, hash;
+  try {
+    await page.goto(liveUrl());
+    await waitForFiles(page, 2, 60_000);
+    // Change an option and a view choice: the report must carry both.
+    await page.selectOption('[data-testid=confidence]', '0.9');
+    await waitForConfidence(page, 0.9);
+    await page.locator('[data-testid=ops-cell] [data-testid=form-option][value=throughput]').check();
+    await page.waitForSelector('[data-testid=form-area][data-form=throughput]');
+    await page.selectOption('[data-testid=granularity-statistic]', 'q3');
+    await page.waitForFunction(() => location.hash.startsWith('#s=') && decodeURIComponent(location.hash).includes('"statistic":"q3"'));
+    hash = await page.evaluate(() => location.hash);
+    live = await shownNumbers(page);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('[data-testid=export-report]'),
+    ]);
+    assert.equal(download.suggestedFilename(), 'tickbook-report.html');
+    reportFile = path.join(tmp, 'exported.html');
+    await download.saveAs(reportFile);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+  const size = (await stat(reportFile)).size;
+  const run = (await stat(path.join(results, RUN))).size;
+  console.log(`# exported report: ${size} bytes for a ${run}-byte clocks+ops file and a ${(await stat(path.join(results, SAMPLES))).size}-byte samples file`);
+
+  const html = await readFile(reportFile, 'utf8');
+  assert.match(html, /<script type="application\/json" id="tickbook-data">\{/);
+  assert.doesNotMatch(html, /<script[^>]+src=/i, 'no external script');
+
+  const shown = await openReport(reportFile, 2, async (p) => {
+    assert.equal(await p.inputValue('[data-testid=confidence]'), '0.9');
+    assert.equal(await p.locator('[data-testid=form-area]').getAttribute('data-form'), 'throughput');
+    assert.equal(await p.inputValue('[data-testid=granularity-statistic]'), 'q3');
+    const rows = await p.$$eval('[data-testid=file-row]', (trs) => trs.map((t) => [t.dataset.file, t.dataset.status]));
+    assert.deepEqual(rows, [[`/results/${RUN}`, 'ok'], [`/results/${SAMPLES}`, 'ok']]);
+  });
+  assertSameNumbers(shown, live, 'exported report');
+
+  // The link alone (fragment) reopens the same view on the live page.
+  const again = await openBrowser(server.url);
+  try {
+    await again.page.goto(liveUrl() + hash);
+    await waitForFiles(again.page, 2, 60_000);
+    await waitForConfidence(again.page, 0.9);
+    assert.equal(await again.page.inputValue('[data-testid=granularity-statistic]'), 'q3');
+    assertSameNumbers(await shownNumbers(again.page), live, 'page reopened from its link');
+  } finally {
+    await again.close();
+  }
+});
+
+test('tickbook report: the command line\u2019s report shows the page\u2019s numbers for the same files', { timeout: 300_000 }, async () => {
+  const out = path.join(tmp, 'cli-report.html');
+  const files = [path.join(results, RUN), path.join(results, SAMPLES)];
+  await tickbook(['report', ...files, '-o', out, '--web-root', WEB_DIST]);
+  const { page, close } = await openBrowser(server.url);
+  let live;
+  try {
+    await page.goto(liveUrl());
+    await waitForFiles(page, 2, 60_000);
+    live = await shownNumbers(page);
+  } finally {
+    await close();
+  }
+  const shown = await openReport(out, 2, async (p) => {
+    const rows = await p.$$eval('[data-testid=file-row]', (trs) => trs.map((t) => [t.dataset.file, t.dataset.status]));
+    assert.deepEqual(rows, [[files[0], 'ok'], [files[1], 'ok']], 'files named as given, as tickbook analyze names them');
+  });
+  assertSameNumbers(shown, live, 'tickbook report');
+});
+
+test('tickbook report: an unreadable or bad file gets its error card; the others are shown', { timeout: 120_000 }, async () => {
+  const out = path.join(tmp, 'cli-bad.html');
+  const missing = path.join(tmp, 'missing.json');
+  const truncated = path.join(FIXTURES, 'bad/truncated.json');
+  let failed;
+  try {
+    await tickbook(['report', truncated, missing, path.join(results, SAMPLES), '-o', out]);
+  } catch (e) {
+    failed = e;
+  }
+  assert.match(String(failed?.message), /missing\.json/, 'non-zero exit naming the unreadable file');
+  await openReport(out, 3, async (p) => {
+    const cards = await p.$$eval('[data-testid=error-card]', (cs) => cs.map((c) => [c.dataset.file, c.querySelector('h2 .kind').textContent]));
+    assert.deepEqual(cards, [[truncated, 'Could not read'], [missing, 'Could not load']]);
+    assert.equal(await p.locator('[data-testid=samples-cell]').count(), 1);
+  });
+  // No template: a clear message.
+  await assert.rejects(tickbook(['report', path.join(results, SAMPLES), '-o', path.join(tmp, 'x.html'), '--web-root', tmp]),
+    /scripts\/build-web/);
+});
+
+test('charts export as SVG and PNG, tables as CSV with the raw numbers', { timeout: 120_000 }, async () => {
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(liveUrl());
+    await waitForFiles(page, 2, 60_000);
+    const figures = page.locator('#cells figure.chart');
+    const tables = page.locator('#cells table.data');
+    assert.ok(await figures.count() > 3);
+    assert.equal(await page.locator('#cells figure.chart [data-testid=export-svg]').count(), await figures.count(), 'every chart has SVG');
+    assert.equal(await page.locator('#cells figure.chart [data-testid=export-png]').count(), await figures.count(), 'every chart has PNG');
+    const withRows = await tables.evaluateAll((ts) => ts.filter((t) => t.tBodies[0]?.rows.length).length);
+    assert.equal(await page.locator('#cells [data-testid=export-csv]').count(), withRows, 'every table with rows has CSV');
+
+    const save = async (locator) => {
+      const [d] = await Promise.all([page.waitForEvent('download'), locator.click()]);
+      const file = path.join(tmp, d.suggestedFilename());
+      await d.saveAs(file);
+      return { name: d.suggestedFilename(), bytes: await readFile(file) };
+    };
+    // CSV of the samples summary: one line per series, raw values.
+    const samples = page.locator('[data-testid=samples-cell]');
+    const csv = await save(samples.locator('[data-testid=samples-summary] ~ [data-testid=table-export] [data-testid=export-csv], .table-wrap:has([data-testid=samples-summary]) + [data-testid=table-export] [data-testid=export-csv]').first());
+    const lines = csv.bytes.toString('utf8').trimEnd().split('\r\n');
+    const expected = await page.$$eval('[data-testid=samples-summary] [data-testid=series-row]', (rows) => rows.map((r) => [
+      r.dataset.series, r.querySelector('[data-stat=median]').dataset.value,
+    ]));
+    assert.equal(lines.length, 1 + expected.length);
+    const header = lines[0].split(',');
+    const median = header.indexOf('Median');
+    assert.ok(median > 0, `header: ${lines[0]}`);
+    expected.forEach(([series, value], i) => {
+      const cells = lines[1 + i].split(',');
+      assert.ok(cells[0].includes(series), `${cells[0]} names ${series}`);
+      assert.equal(cells[median], value, 'the raw number, not the rounded text');
+    });
+
+    // SVG and PNG of the first box plot.
+    const fig = samples.locator('figure.chart').first();
+    const svg = await save(fig.locator('[data-testid=export-svg]'));
+    assert.match(svg.name, /\.svg$/);
+    const text = svg.bytes.toString('utf8');
+    assert.match(text, /^<svg[^>]+xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.doesNotMatch(text, /var\(--/, 'colours resolved, not CSS variables');
+    const png = await save(fig.locator('[data-testid=export-png]'));
+    assert.deepEqual([...png.bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG');
+    const width = png.bytes.readUInt32BE(16);
+    const shown = await fig.locator('.chart-body svg').first().evaluate((s) => s.getBoundingClientRect().width);
+    assert.equal(width, 2 * Math.ceil(shown), 'drawn at twice its size');
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+});
