@@ -11,6 +11,7 @@
 //! * [`report`] — what a file analyses to: the model both front ends render.
 
 pub mod format;
+pub mod import;
 pub mod read;
 pub mod report;
 pub mod stats;

@@ -88,13 +88,23 @@ impl Ctx<'_> {
 /// Parse and validate one file. `file` is the name used in messages.
 pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let cx = Ctx { file };
-    let value = parse_json(&cx, bytes)?;
+    // Results of other harnesses (docs/importers.md), detected by content.
+    if crate::import::cargo_criterion::looks_like_stream(bytes) {
+        return crate::import::cargo_criterion::read(file, bytes).map(Document::Samples);
+    }
+    let value = parse_json(&cx, bytes).map_err(|e| crate::import::name_parse_error(bytes, e))?;
+    if let Some(imported) = crate::import::import_value(file, &value) {
+        let s = imported?;
+        validate_samples(&cx, &s)?;
+        return Ok(Document::Samples(s));
+    }
     let obj = value.as_object().ok_or_else(|| {
         cx.err(
             None,
             format!(
-                "expected a JSON object at the top level, found {}",
-                type_name(&value)
+                "expected a JSON object at the top level, found {} (not a tickbook file; also tried {})",
+                type_name(&value),
+                crate::import::TRIED
             ),
         )
     })?;
@@ -116,7 +126,7 @@ pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
         None => {
             return Err(cx.err(
                 None,
-                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?)"),
+                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?); not a file tickbook imports either: tried {}", crate::import::TRIED),
             ))
         }
     }

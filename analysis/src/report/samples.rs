@@ -29,6 +29,9 @@ pub struct SeriesReport {
     pub ecdf: Vec<(f64, f64)>,
     /// Between- versus within-execution statistics.
     pub execution_stats: Option<super::ExecutionStats>,
+    /// For imported files: the tool's own statistics as its file records them
+    /// (`metadata.tool_statistics`, see docs/importers.md), else null.
+    pub tool_statistics: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -108,6 +111,7 @@ pub fn series_report(s: &Series, opts: &Options) -> Option<SeriesReport> {
         per_execution,
         ecdf: Ecdf::from_sorted(sorted).points(opts.ecdf_points),
         execution_stats: super::execution_stats(&s.executions, opts),
+        tool_statistics: s.metadata.get("tool_statistics").cloned(),
     })
 }
 

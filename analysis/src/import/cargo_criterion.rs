@@ -1,0 +1,121 @@
+//! cargo-criterion's `--message-format=json` stream: one JSON object per
+//! line, told apart by `reason`. `benchmark-complete` messages carry `id`,
+//! `iteration_count` and `measured_values` (per sample, in `unit`) and the
+//! tool's estimates (`typical`, `mean`, `median`, `median_abs_dev`, `slope`,
+//! each `{estimate, lower_bound, upper_bound, unit}`). Other messages
+//! (`group-complete`, cargo's own) are skipped. Per-iteration values are
+//! `measured_values[i] / iteration_count[i]`; one execution per benchmark
+//! (one process ran all its samples).
+
+use super::{metadata, samples_file, Cx, Format};
+use crate::format::{SamplesFile, Series};
+use crate::read::ReadError;
+use serde_json::{json, Map, Value};
+
+/// Whether the bytes are such a stream: the first non-blank line is a JSON
+/// object with a string `reason`.
+pub fn looks_like_stream(bytes: &[u8]) -> bool {
+    let Some(line) = bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace))
+    else {
+        return false;
+    };
+    serde_json::from_slice::<Value>(line)
+        .ok()
+        .is_some_and(|v| v.get("reason").is_some_and(Value::is_string))
+}
+
+pub fn read(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+    let cx = Cx {
+        file,
+        format: Format::CargoCriterion,
+    };
+    let mut values = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let v: Value = serde_json::from_slice(line).map_err(|e| {
+            cx.err(
+                None,
+                format!(
+                    "line {}: not a JSON object ({e}); the stream holds one object per line",
+                    i + 1
+                ),
+            )
+        })?;
+        values.push((i + 1, v));
+    }
+    read_value_lines(&cx, values.iter().map(|(n, v)| (*n, v)))
+}
+
+pub(crate) fn read_value_lines<'v>(
+    cx: &Cx,
+    lines: impl Iterator<Item = (usize, &'v Value)>,
+) -> Result<SamplesFile, ReadError> {
+    let mut series = Vec::new();
+    for (line, v) in lines {
+        let at = format!("line {line}");
+        let o = cx.obj(v, &at)?;
+        if o.get("reason").and_then(Value::as_str) != Some("benchmark-complete") {
+            continue;
+        }
+        let id = cx.str(cx.field(o, "id", &at)?, &format!("{at}.id"))?;
+        let iters = cx.arr(
+            cx.field(o, "iteration_count", &at)?,
+            &format!("{at}.iteration_count"),
+        )?;
+        let vals = cx.samples(
+            cx.field(o, "measured_values", &at)?,
+            &format!("{at}.measured_values"),
+        )?;
+        if iters.len() != vals.len() || vals.is_empty() {
+            return Err(cx.err(
+                Some(format!("{at}.measured_values")),
+                format!(
+                    "{} measured values but {} iteration counts: expected one count per value, at least one",
+                    vals.len(),
+                    iters.len()
+                ),
+            ));
+        }
+        let xs = iters
+            .iter()
+            .zip(&vals)
+            .enumerate()
+            .map(|(k, (n, t))| Ok(t / cx.positive(n, &format!("{at}.iteration_count[{k}]"))?))
+            .collect::<Result<Vec<f64>, ReadError>>()?;
+        let unit = o.get("unit").and_then(Value::as_str).unwrap_or("ns");
+        let mut stats = Map::new();
+        for key in ["typical", "mean", "median", "median_abs_dev", "slope"] {
+            if let Some(x) = o.get(key).filter(|x| !x.is_null()) {
+                stats.insert(key.into(), x.clone());
+            }
+        }
+        let mut extra = Map::new();
+        for key in ["report_directory", "throughput", "change"] {
+            if let Some(x) = o.get(key) {
+                extra.insert(key.into(), x.clone());
+            }
+        }
+        extra.insert("unit_note".into(), json!(format!("{unit} per iteration")));
+        series.push(Series {
+            name: id.to_string(),
+            unit: unit.to_string(),
+            executions: vec![xs],
+            metadata: metadata("cargo-criterion", Some(Value::Object(stats)), extra),
+        });
+    }
+    samples_file(
+        cx,
+        "cargo-criterion (--message-format=json)".into(),
+        Some(
+            "Imported from cargo-criterion: each sample is a measurement per iteration (its value \
+             over its exact iteration count); one execution per benchmark."
+                .into(),
+        ),
+        None,
+        series,
+    )
+}

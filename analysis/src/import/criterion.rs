@@ -1,0 +1,223 @@
+//! Criterion.rs output directories (`target/criterion/<group>/<bench>/new/`):
+//! `sample.json` (`{"sampling_mode", "iters": […], "times": […]}`, times in
+//! ns for `iters[i]` iterations each), `estimates.json` (Criterion's own
+//! point estimates and bootstrap CIs of the mean, median, std_dev,
+//! median_abs_dev and slope, per iteration) and `benchmark.json` (the
+//! benchmark's id).
+//!
+//! Each sample is one measurement, `times[i] / iters[i]` ns per iteration
+//! (exact: the iteration count is stored). Criterion takes all samples in one
+//! process, so a benchmark is one execution. `base/` (the previous saved
+//! run) and `change/` are skipped. The estimates are kept under
+//! `metadata.tool_statistics`.
+
+use super::{metadata, samples_file, Cx, Format};
+use crate::format::{SamplesFile, Series};
+use crate::read::{read_document, Document, ReadError};
+use serde_json::{Map, Value};
+
+/// One benchmark's per-iteration times from a parsed `sample.json`.
+fn per_iteration(cx: &Cx, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, ReadError> {
+    let p = |k: &str| {
+        if at.is_empty() {
+            k.to_string()
+        } else {
+            format!("{at}.{k}")
+        }
+    };
+    let iters = cx.arr(cx.field(o, "iters", at)?, &p("iters"))?;
+    let times = cx.samples(cx.field(o, "times", at)?, &p("times"))?;
+    if iters.len() != times.len() {
+        return Err(cx.err(
+            Some(p("times")),
+            format!(
+                "{} times but {} iteration counts: expected one count per sample",
+                times.len(),
+                iters.len()
+            ),
+        ));
+    }
+    if times.is_empty() {
+        return Err(cx.err(Some(p("times")), "no samples"));
+    }
+    iters
+        .iter()
+        .zip(&times)
+        .enumerate()
+        .map(|(i, (n, t))| Ok(t / cx.positive(n, &format!("{}[{i}]", p("iters")))?))
+        .collect()
+}
+
+/// Criterion's estimates, trimmed to point estimates and CIs.
+fn estimates(cx: &Cx, v: &Value) -> Result<Value, ReadError> {
+    let o = cx.obj(v, "")?;
+    let mut out = Map::new();
+    for (k, e) in o {
+        let eo = cx.obj(e, k)?;
+        let pe = cx.field(eo, "point_estimate", k)?;
+        cx.sample(pe, &format!("{k}.point_estimate"))?;
+        out.insert(k.clone(), e.clone());
+    }
+    Ok(Value::Object(out))
+}
+
+fn series(name: String, xs: Vec<f64>, mode: Option<&Value>, est: Option<Value>) -> Series {
+    let mut extra = Map::new();
+    if let Some(m) = mode {
+        extra.insert("sampling_mode".into(), m.clone());
+    }
+    extra.insert(
+        "unit_note".into(),
+        "ns per iteration (times[i] / iters[i])".into(),
+    );
+    Series {
+        name,
+        unit: "ns".into(),
+        executions: vec![xs],
+        metadata: metadata("Criterion.rs", est, extra),
+    }
+}
+
+const DESCRIPTION: &str = "Imported from Criterion.rs: each sample is a measurement of ns per \
+iteration (its time over its exact iteration count); all samples of a benchmark come from one \
+process, so it is one execution.";
+
+/// A `sample.json` loaded by itself (no name, no estimates beside it).
+pub(crate) fn read_lone_sample(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+    let o = cx.obj(v, "")?;
+    let xs = per_iteration(cx, o, "")?;
+    let name = cx
+        .file
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(cx.file)
+        .trim_end_matches(".json")
+        .to_string();
+    let s = series(name, xs, o.get("sampling_mode"), None);
+    samples_file(
+        cx,
+        "Criterion.rs (a lone sample.json: load the benchmark's folder for its name and estimates)"
+            .into(),
+        Some(DESCRIPTION.into()),
+        None,
+        vec![s],
+    )
+}
+
+fn parse(cx: &Cx, bytes: &[u8]) -> Result<Value, ReadError> {
+    serde_json::from_slice(bytes).map_err(|e| cx.err(None, format!("not valid JSON: {e}")))
+}
+
+/// A Criterion directory as (relative path, bytes) entries: every
+/// `…/sample.json` not under `base/` or `change/` is one benchmark, named by
+/// the `benchmark.json` beside it (else its directory). When the entries hold
+/// no `sample.json` but exactly one other file, that file is read as usual.
+pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile, ReadError> {
+    let norm: Vec<(String, &[u8])> = entries
+        .iter()
+        .map(|(p, b)| {
+            (
+                p.replace('\\', "/").trim_start_matches("./").to_string(),
+                b.as_slice(),
+            )
+        })
+        .collect();
+    let find = |dir: &str, file: &str| {
+        let want = if dir.is_empty() {
+            file.to_string()
+        } else {
+            format!("{dir}/{file}")
+        };
+        norm.iter().find(|(p, _)| *p == want).map(|(_, b)| *b)
+    };
+    let mut samples: Vec<&(String, &[u8])> = norm
+        .iter()
+        .filter(|(p, _)| {
+            let parts: Vec<&str> = p.split('/').collect();
+            parts.last() == Some(&"sample.json")
+                && !parts
+                    .iter()
+                    .any(|d| matches!(*d, "base" | "change" | "report"))
+        })
+        .collect();
+    samples.sort_by(|a, b| a.0.cmp(&b.0));
+    if samples.is_empty() {
+        if let [(p, b)] = norm.as_slice() {
+            return match read_document(&format!("{name}/{p}"), b)? {
+                Document::Samples(s) => Ok(s),
+                Document::Run(_) => Err(ReadError {
+                    file: name.into(),
+                    path: None,
+                    message: "a folder holding a tickbook run file: load the file itself".into(),
+                }),
+            };
+        }
+        let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
+        return Err(ReadError {
+            file: name.into(),
+            path: None,
+            message: format!(
+                "no Criterion.rs sample.json in this folder ({} files{}); tried {}",
+                norm.len(),
+                if cbor {
+                    "; cargo-criterion's .cbor data is not read: use cargo criterion --message-format=json"
+                } else {
+                    ""
+                },
+                super::TRIED
+            ),
+        });
+    }
+    let mut series_out = Vec::new();
+    for (path, bytes) in samples {
+        let file = format!("{name}/{path}");
+        let cx = Cx {
+            file: &file,
+            format: Format::CriterionSample,
+        };
+        let dir = path
+            .strip_suffix("sample.json")
+            .unwrap_or("")
+            .trim_end_matches('/');
+        let v = parse(&cx, bytes)?;
+        let o = cx.obj(&v, "")?;
+        let xs = per_iteration(&cx, o, "")?;
+        let bench_name = find(dir, "benchmark.json")
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+            .and_then(|b| b.get("full_id").and_then(Value::as_str).map(str::to_string))
+            .unwrap_or_else(|| {
+                let d = dir
+                    .strip_suffix("/new")
+                    .or(dir.strip_suffix("new"))
+                    .unwrap_or(dir);
+                if d.is_empty() {
+                    name.to_string()
+                } else {
+                    d.to_string()
+                }
+            });
+        let est = match find(dir, "estimates.json") {
+            Some(b) => {
+                let efile = format!("{name}/{dir}/estimates.json");
+                let ecx = Cx {
+                    file: &efile,
+                    format: Format::CriterionEstimates,
+                };
+                Some(estimates(&ecx, &parse(&ecx, b)?)?)
+            }
+            None => None,
+        };
+        series_out.push(series(bench_name, xs, o.get("sampling_mode"), est));
+    }
+    let cx = Cx {
+        file: name,
+        format: Format::CriterionSample,
+    };
+    samples_file(
+        &cx,
+        "Criterion.rs (target/criterion)".into(),
+        Some(DESCRIPTION.into()),
+        None,
+        series_out,
+    )
+}

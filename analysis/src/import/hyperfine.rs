@@ -1,0 +1,76 @@
+//! hyperfine JSON (`--export-json FILE`): `{"results": [{"command", "mean",
+//! "stddev", "median", "user", "system", "min", "max", "times": […],
+//! "exit_codes": […], "parameters": {…}}…]}`.
+//!
+//! Every run is a separate process, so each time is one execution of one
+//! measurement (seconds). hyperfine records user and system time only as
+//! means over the runs; they are kept with its other statistics under
+//! `metadata.tool_statistics`. `memory_usage_byte` (hyperfine ≥ 1.19), when
+//! present, becomes a series `COMMAND [max RSS]` in bytes.
+
+use super::{metadata, samples_file, Cx};
+use crate::format::{SamplesFile, Series};
+use crate::read::ReadError;
+use serde_json::{json, Map, Value};
+
+pub(crate) fn read(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+    let top = cx.obj(v, "")?;
+    let results = cx.arr(cx.field(top, "results", "")?, "results")?;
+    let mut series = Vec::new();
+    for (i, r) in results.iter().enumerate() {
+        let at = format!("results[{i}]");
+        let o = cx.obj(r, &at)?;
+        let command = cx.str(cx.field(o, "command", &at)?, &format!("{at}.command"))?;
+        let times = cx.samples(cx.field(o, "times", &at)?, &format!("{at}.times"))?;
+        if times.is_empty() {
+            return Err(cx.err(Some(format!("{at}.times")), "no runs"));
+        }
+        let mut stats = Map::new();
+        for key in ["mean", "stddev", "median", "min", "max", "user", "system"] {
+            if let Some(x) = o.get(key) {
+                stats.insert(key.into(), x.clone());
+            }
+        }
+        let mut extra = Map::new();
+        if let Some(p) = o.get("parameters") {
+            extra.insert(
+                "parameters".into(),
+                cx.obj(p, &format!("{at}.parameters"))?.clone().into(),
+            );
+        }
+        if let Some(codes) = o.get("exit_codes") {
+            let failed = cx
+                .arr(codes, &format!("{at}.exit_codes"))?
+                .iter()
+                .filter(|c| c.as_i64() != Some(0))
+                .count();
+            extra.insert("failed_runs".into(), json!(failed));
+        }
+        extra.insert("command".into(), json!(command));
+        let memory = match o.get("memory_usage_byte") {
+            Some(m) => Some(cx.samples(m, &format!("{at}.memory_usage_byte"))?),
+            None => None,
+        };
+        series.push(Series {
+            name: command.to_string(),
+            unit: "s".into(),
+            executions: times.into_iter().map(|t| vec![t]).collect(),
+            metadata: metadata("hyperfine", Some(Value::Object(stats)), extra),
+        });
+        if let Some(mem) = memory.filter(|m| !m.is_empty()) {
+            series.push(Series {
+                name: format!("{command} [max RSS]"),
+                unit: "bytes".into(),
+                executions: mem.into_iter().map(|t| vec![t]).collect(),
+                metadata: metadata("hyperfine", None, Map::new()),
+            });
+        }
+    }
+    samples_file(
+        cx,
+        "hyperfine (--export-json)".into(),
+        Some("Imported from hyperfine: every run is a separate process, so each time is an execution of one measurement.".into()),
+        None,
+        series,
+    )
+}

@@ -1,0 +1,283 @@
+//! Readers for results other harnesses write: pyperf, JMH, Google Benchmark,
+//! hyperfine, Criterion.rs (`sample.json`/`estimates.json` directories) and
+//! cargo-criterion's JSON message stream.
+//!
+//! Each maps the foreign file onto the `samples` model ([`SamplesFile`]):
+//! named series in one unit, measurements grouped by execution where the
+//! format records process runs (pyperf worker runs, JMH forks, hyperfine
+//! runs), and a single execution where the tool ran everything in one process
+//! (Google Benchmark repetitions, Criterion samples). Each series keeps the
+//! tool's own metadata under `metadata` and, where the file has them, the
+//! tool's own statistics under `metadata.tool_statistics`, so the page can
+//! show both. See `docs/importers.md`.
+//!
+//! The format is detected from the content, never the file name. Errors name
+//! the format and the JSON path inside the foreign file.
+
+use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
+use crate::read::ReadError;
+use serde_json::{Map, Value};
+
+pub mod cargo_criterion;
+pub mod criterion;
+pub mod google_benchmark;
+pub mod hyperfine;
+pub mod jmh;
+pub mod pyperf;
+
+/// What the readers try, in the order a "none of these" message lists them.
+pub const TRIED: &str = "pyperf JSON, JMH JSON (-rf json), Google Benchmark JSON \
+(--benchmark_out_format=json), hyperfine JSON (--export-json), Criterion.rs \
+sample.json/estimates.json, cargo-criterion --message-format=json";
+
+/// A foreign format recognised by its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Pyperf,
+    Jmh,
+    GoogleBenchmark,
+    Hyperfine,
+    CriterionSample,
+    CriterionEstimates,
+    CargoCriterion,
+}
+
+impl Format {
+    /// The name messages use.
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Pyperf => "pyperf JSON",
+            Format::Jmh => "JMH JSON",
+            Format::GoogleBenchmark => "Google Benchmark JSON",
+            Format::Hyperfine => "hyperfine JSON",
+            Format::CriterionSample => "Criterion.rs sample.json",
+            Format::CriterionEstimates => "Criterion.rs estimates.json",
+            Format::CargoCriterion => "cargo-criterion JSON stream",
+        }
+    }
+}
+
+/// Recognise a parsed document by its shape (top-level keys), or `None`.
+pub fn detect(v: &Value) -> Option<Format> {
+    match v {
+        Value::Array(items) => {
+            let first = items.first()?.as_object()?;
+            (first.contains_key("jmhVersion")
+                || (first.contains_key("benchmark") && first.contains_key("primaryMetric")))
+            .then_some(Format::Jmh)
+        }
+        Value::Object(o) => {
+            let has = |k: &str| o.contains_key(k);
+            if has("format") {
+                None
+            } else if has("benchmarks") && has("context") {
+                Some(Format::GoogleBenchmark)
+            } else if has("benchmarks") && (has("version") || has("metadata")) {
+                Some(Format::Pyperf)
+            } else if has("results") {
+                Some(Format::Hyperfine)
+            } else if has("sampling_mode") || (has("iters") && has("times")) {
+                Some(Format::CriterionSample)
+            } else if has("mean")
+                && o.get("mean")
+                    .is_some_and(|m| m.get("point_estimate").is_some())
+            {
+                Some(Format::CriterionEstimates)
+            } else if o.get("reason").is_some_and(Value::is_string) {
+                Some(Format::CargoCriterion)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Guess the format of bytes that are not valid JSON (a truncated file), so
+/// the message can name it. Looks only at the first few KB.
+pub fn sniff(bytes: &[u8]) -> Option<Format> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(8192)]);
+    let has = |s: &str| head.contains(s);
+    if has("\"tickbook\"") {
+        None
+    } else if has("\"jmhVersion\"") || has("\"primaryMetric\"") {
+        Some(Format::Jmh)
+    } else if has("\"reason\"") && (has("benchmark-complete") || has("group-complete")) {
+        Some(Format::CargoCriterion)
+    } else if has("\"benchmarks\"") && (has("\"context\"") || has("\"run_type\"")) {
+        Some(Format::GoogleBenchmark)
+    } else if has("\"benchmarks\"") && (has("\"runs\"") || has("\"perf_version\"")) {
+        Some(Format::Pyperf)
+    } else if has("\"results\"") && has("\"command\"") {
+        Some(Format::Hyperfine)
+    } else if has("\"sampling_mode\"") || (has("\"iters\"") && has("\"times\"")) {
+        Some(Format::CriterionSample)
+    } else if has("\"point_estimate\"") {
+        Some(Format::CriterionEstimates)
+    } else {
+        None
+    }
+}
+
+/// Import a parsed foreign document, or `None` when it is none of the formats.
+pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadError>> {
+    let format = detect(v)?;
+    let cx = Cx { file, format };
+    Some(match format {
+        Format::Pyperf => pyperf::read(&cx, v),
+        Format::Jmh => jmh::read(&cx, v),
+        Format::GoogleBenchmark => google_benchmark::read(&cx, v),
+        Format::Hyperfine => hyperfine::read(&cx, v),
+        Format::CriterionSample => criterion::read_lone_sample(&cx, v),
+        Format::CriterionEstimates => Err(cx.err(
+            None,
+            "this holds Criterion's estimates, not its measurements: load the benchmark's \
+             folder (target/criterion/…) or its new/sample.json",
+        )),
+        Format::CargoCriterion => cargo_criterion::read_value_lines(&cx, std::iter::once((1, v))),
+    })
+}
+
+/// Prefix a JSON syntax error with the format the bytes look like, if any.
+pub fn name_parse_error(bytes: &[u8], mut e: ReadError) -> ReadError {
+    if let Some(f) = sniff(bytes) {
+        e.message = format!("{} (recognised by its content): {}", f.label(), e.message);
+    }
+    e
+}
+
+/// Where an importer is: the file and the format, for messages.
+pub(crate) struct Cx<'a> {
+    pub file: &'a str,
+    pub format: Format,
+}
+
+impl Cx<'_> {
+    pub fn err(&self, path: Option<String>, message: impl AsRef<str>) -> ReadError {
+        ReadError {
+            file: self.file.to_string(),
+            path,
+            message: format!("{}: {}", self.format.label(), message.as_ref()),
+        }
+    }
+
+    fn at(&self, path: &str, message: impl AsRef<str>) -> ReadError {
+        let p = path.strip_prefix('.').unwrap_or(path);
+        self.err((!p.is_empty()).then(|| p.to_string()), message)
+    }
+
+    pub fn obj<'v>(&self, v: &'v Value, path: &str) -> Result<&'v Map<String, Value>, ReadError> {
+        v.as_object()
+            .ok_or_else(|| self.at(path, format!("expected an object, found {}", kind(v))))
+    }
+
+    pub fn arr<'v>(&self, v: &'v Value, path: &str) -> Result<&'v Vec<Value>, ReadError> {
+        v.as_array()
+            .ok_or_else(|| self.at(path, format!("expected an array, found {}", kind(v))))
+    }
+
+    /// A required field of an object.
+    pub fn field<'v>(
+        &self,
+        o: &'v Map<String, Value>,
+        key: &str,
+        path: &str,
+    ) -> Result<&'v Value, ReadError> {
+        o.get(key)
+            .ok_or_else(|| self.at(path, format!("missing \"{key}\"")))
+    }
+
+    pub fn str<'v>(&self, v: &'v Value, path: &str) -> Result<&'v str, ReadError> {
+        v.as_str()
+            .ok_or_else(|| self.at(path, format!("expected a string, found {}", kind(v))))
+    }
+
+    /// A measurement: a finite number ≥ 0.
+    pub fn sample(&self, v: &Value, path: &str) -> Result<f64, ReadError> {
+        match v.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
+            Some(x) => Err(self.at(
+                path,
+                format!("measurement is {x}: expected a finite number ≥ 0"),
+            )),
+            None => Err(self.at(path, format!("expected a number, found {}", kind(v)))),
+        }
+    }
+
+    /// An array of measurements.
+    pub fn samples(&self, v: &Value, path: &str) -> Result<Vec<f64>, ReadError> {
+        self.arr(v, path)?
+            .iter()
+            .enumerate()
+            .map(|(i, x)| self.sample(x, &format!("{path}[{i}]")))
+            .collect()
+    }
+
+    /// A positive count (iterations, loops).
+    pub fn positive(&self, v: &Value, path: &str) -> Result<f64, ReadError> {
+        match v.as_f64() {
+            Some(x) if x.is_finite() && x > 0.0 => Ok(x),
+            Some(x) => Err(self.at(path, format!("is {x}: expected a number > 0"))),
+            None => Err(self.at(path, format!("expected a number, found {}", kind(v)))),
+        }
+    }
+}
+
+pub(crate) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A `samples` document from imported series; an error when nothing usable
+/// was found.
+pub(crate) fn samples_file(
+    cx: &Cx,
+    source: String,
+    description: Option<String>,
+    host: Option<Value>,
+    series: Vec<Series>,
+) -> Result<SamplesFile, ReadError> {
+    if series.is_empty() {
+        return Err(cx.err(
+            None,
+            format!(
+                "no measurements found{}",
+                description
+                    .as_deref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    Ok(SamplesFile {
+        format: FORMAT_TAG.to_string(),
+        format_version: "1.0".to_string(),
+        kind: KIND_SAMPLES.to_string(),
+        source: Some(source),
+        description,
+        host,
+        series,
+    })
+}
+
+/// Series metadata: the tool, its own statistics (if the file has them) and
+/// anything else the importer keeps.
+pub(crate) fn metadata(
+    tool: &str,
+    tool_statistics: Option<Value>,
+    extra: Map<String, Value>,
+) -> Value {
+    let mut m = Map::new();
+    m.insert("tool".into(), Value::String(tool.into()));
+    if let Some(s) = tool_statistics {
+        m.insert("tool_statistics".into(), s);
+    }
+    m.extend(extra);
+    Value::Object(m)
+}
