@@ -67,6 +67,8 @@ pub struct ItemComparison {
     /// The identity items are matched by (e.g. `add_r64 · latency`).
     pub key: String,
     pub unit: String,
+    /// Nanoseconds per `unit` when it is a time unit (for scaling).
+    pub unit_ns: Option<f64>,
     /// One per file of the suite, in `SuiteComparison::files` order: the
     /// estimate with its CI, or null where that file lacks the item.
     pub values: Vec<Option<Est>>,
@@ -107,6 +109,7 @@ pub struct PooledItem {
     pub key: String,
     pub host: Option<String>,
     pub unit: String,
+    pub unit_ns: Option<f64>,
     /// Indices into `files` of the files pooled, and the executions each
     /// contributed (same order).
     pub files: Vec<usize>,
@@ -337,7 +340,16 @@ fn estimate(d: &Data, o: &Options) -> Option<Est> {
         hi: c.hi,
     };
     match d {
-        Data::Flat(xs) => percentile_ci(xs, median, &o.bootstrap).map(from),
+        Data::Flat(xs) => {
+            // The cells' median CI (same resamples, same values), selecting
+            // in a scratch buffer instead of sorting a copy each time.
+            let mut scratch = vec![0.0; xs.len()];
+            let fast_median = |ys: &[f64]| {
+                scratch.copy_from_slice(ys);
+                median_in_place(&mut scratch)
+            };
+            percentile_ci(xs, fast_median, &o.bootstrap).map(from)
+        }
         Data::Grouped(ex) => {
             if ex.iter().all(|e| e.len() == 1) {
                 let xs: Vec<f64> = ex.iter().flatten().copied().collect();
@@ -441,6 +453,7 @@ fn compare_suite(
             ItemComparison {
                 key: key.to_string(),
                 unit: unit.to_string(),
+                unit_ns: crate::units::ns_per_unit(unit),
                 values,
                 against_baseline,
             }
@@ -559,6 +572,7 @@ fn pool_items(
             suite: g.suite.to_string(),
             key: g.key,
             host: g.host,
+            unit_ns: crate::units::ns_per_unit(&g.unit),
             unit: g.unit,
             files: g.files,
             executions_per_file: g.counts,
