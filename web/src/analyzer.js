@@ -12,16 +12,65 @@ export class Analyzer {
     this.planCounter = 0;
     this.batchTotal = 0;
     this.batchDone = 0;
+    this.start();
+  }
+
+  /** Start a worker (again, after `cancel`); `ready` resolves when its wasm is up. */
+  start() {
     this.worker = createWorker(); // from the code embedded in the page (embed.js)
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;
     });
+    this.ready.catch(() => {}); // failures reach the page through onFatal
     this.worker.onmessage = (e) => this.receive(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       this.fail(`the analysis worker failed to load: ${e.message || 'unknown error'}`);
     };
+  }
+
+  /** Whether file analyses are waiting for the worker. */
+  get analyzing() {
+    return this.pending.size > 0;
+  }
+
+  /** Whether analyses or calls are waiting for the worker. */
+  get busy() {
+    return this.pending.size > 0 || this.plans.size > 0;
+  }
+
+  /**
+   * Stop whatever the worker is doing: terminate it and start a new one.
+   * Pending analyses resolve with a `cancelled` failure, pending calls
+   * reject; the new worker holds no file until the caller re-sends them
+   * (`store`).
+   */
+  cancel() {
+    this.worker.onmessage = null;
+    this.worker.onerror = null;
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.resolve({ ...failure(p.name, 'analysis cancelled'), cancelled: true });
+    this.pending.clear();
+    for (const p of this.plans.values()) p.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
+    this.plans.clear();
+    this.batchTotal = this.batchDone = 0;
+    this.progress(null);
+    this.start();
+  }
+
+  /** Give the worker a file's bytes (transferred) without analysing them. */
+  store(id, name, buffer) {
+    this.worker.postMessage({ type: 'analyze', id, name, buffer, store: true }, [buffer]);
+  }
+
+  /** Several kept files side by side (report::compare_files), with progress. */
+  compare(ids, options, pool) {
+    this.onProgress?.({ label: `Comparing ${ids.length} files` });
+    const done = () => { if (this.pending.size === 0) this.progress(null); };
+    const p = this.call('compare', ids, options, pool);
+    p.then(done, done);
+    return p;
   }
 
   fail(message) {

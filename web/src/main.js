@@ -7,21 +7,22 @@ import { FileList } from './filelist.js';
 import { Notebook } from './notebook.js';
 import { Progress } from './progress.js';
 import { QUANTILE_TYPES } from './quantiles.js';
-import { h } from './dom.js';
+import { h, clear } from './dom.js';
+import { compareCell, comparePending, compareFailed } from './compare.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import { initialState, restoreOptions, restoreViews, trackState, currentState } from './state.js';
 import { watchExports, setupReportExport } from './export.js';
 
 const $ = (id) => document.getElementById(id);
 
-const progress = new Progress($('progress'), $('progress-bar'), $('progress-text'));
+const progress = new Progress($('progress'), $('progress-bar'), $('progress-text'), { onCancel: () => cancelWork() });
 const notebook = new Notebook($('cells'), {
   options: () => options,
   setOptions: (patch) => setOptions(patch),
   plan: (args) => analyzer.plan(args),
   call: (fn, ...args) => analyzer.call(fn, ...args),
 });
-const files = new Map(); // key -> {name, loaded: boolean}
+const files = new Map(); // key -> {name, loaded: boolean, item (to re-read after Cancel), report (last shown)}
 const embedded = embeddedData(); // a report's files and state (embed.js), or null
 const shared = initialState(embedded); // from #s= or the report (state.js)
 let counter = 0;
@@ -39,9 +40,17 @@ const analyzer = new Analyzer({
   },
 });
 
+// The Comparison cell sits above the per-file cells (compare.js).
+const compareSlot = h('div', { class: 'compare-slot' });
+$('cells').prepend(compareSlot);
+let pool = false; // the Comparison cell's pooling toggle
+let compareRun = 0; // newest comparison request; older answers are dropped
+let applied = null; // the options of the reports on show (restored by Cancel)
+
 analyzer.ready.then(({ version, defaultOptions }) => {
   $('version').textContent = version;
   options = restoreOptions(defaultOptions, shared); // a link's or a report's options (state.js)
+  applied = options;
   setupQuantiles(options.quantile_type);
   setupOptionControls();
 }, () => { /* shown by onFatal */ });
@@ -127,7 +136,7 @@ function add(items) {
   $('clear').disabled = false;
   for (const item of items) {
     const key = `f${++counter}`;
-    files.set(key, { name: item.name, loaded: false });
+    files.set(key, { name: item.name, loaded: false, item, report: null });
     fileList.add(key, item.name);
     notebook.add(key);
     load(key, item);
@@ -153,14 +162,79 @@ async function load(key, item) {
 }
 
 async function analyzeAndShow(key, name, buffer) {
+  if (!buffer) await files.get(key)?.restoring;
   const report = await analyzer.analyze(key, name, buffer, options);
   show(key, report);
 }
 
 function show(key, report) {
-  if (!files.has(key)) return;
+  const f = files.get(key);
+  if (!f) return;
+  // A cancelled re-analysis keeps what was shown; a cancelled first one says so.
+  if (report.cancelled && f.report) return;
+  f.report = report;
   const anchor = notebook.render(key, report);
-  fileList.fill(key, files.get(key).name, report, anchor);
+  fileList.fill(key, f.name, report, anchor);
+  if (!analyzer.analyzing) {
+    applied = options;
+    scheduleCompare();
+  }
+}
+
+/**
+ * Cancel: stop the worker (Analyzer.cancel), go back to the options of what
+ * is shown, and give the new worker the files' bytes again (read anew from
+ * their source: the main thread keeps no copy).
+ */
+function cancelWork() {
+  analyzer.cancel();
+  compareRun += 1;
+  if (compareSlot.querySelector('[data-pending]')) clear(compareSlot);
+  if (applied && applied !== options) {
+    options = applied;
+    syncOptionControls();
+  }
+  for (const [key, f] of files) {
+    if (!f.loaded) continue;
+    // Requests for this file wait until the new worker has its bytes.
+    f.restoring = f.item.load().then((buffer) => {
+      if (files.get(key) === f) analyzer.store(key, f.name, buffer);
+    }, () => {});
+  }
+}
+
+/** Files that share a comparable suite with another loaded file. */
+function comparable() {
+  const SUITES = ['clocks', 'ops', 'copy', 'alloc', 'samples'];
+  const ok = [...files].filter(([, f]) => f.report?.ok);
+  const count = new Map();
+  for (const [, f] of ok) for (const s of new Set(f.report.info?.suites ?? [])) count.set(s, (count.get(s) ?? 0) + 1);
+  const shared = new Set(SUITES.filter((s) => (count.get(s) ?? 0) >= 2));
+  return ok.filter(([, f]) => (f.report.info?.suites ?? []).some((s) => shared.has(s))).map(([key]) => key);
+}
+
+/** Recompute the Comparison cell once every file's analysis is in. */
+async function scheduleCompare() {
+  const run = ++compareRun;
+  const keys = comparable();
+  if (keys.length < 2) {
+    clear(compareSlot);
+    return;
+  }
+  const opts = options;
+  if (!compareSlot.firstChild) compareSlot.append(comparePending(keys.length));
+  let cell;
+  try {
+    const report = await analyzer.compare(keys, opts, pool);
+    cell = compareCell(report, { threshold: opts.threshold, setPool: (on) => { pool = on; scheduleCompare(); } });
+  } catch (e) {
+    if (e?.cancelled) return;
+    cell = compareFailed(e?.message ?? String(e));
+  }
+  if (run !== compareRun) return;
+  const focused = document.activeElement?.dataset?.testid;
+  clear(compareSlot).append(cell);
+  if (focused === 'pool-toggle') compareSlot.querySelector('[data-testid="pool-toggle"]')?.focus({ preventScroll: true });
 }
 
 function remove(key) {
@@ -169,6 +243,7 @@ function remove(key) {
   analyzer.forget(key);
   fileList.remove(key);
   notebook.remove(key);
+  if (!analyzer.analyzing) scheduleCompare();
   if (files.size === 0) {
     $('intro').hidden = false;
     $('clear').disabled = true;

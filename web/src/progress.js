@@ -1,10 +1,25 @@
-// The status line: what is being fetched or analysed ("Analysing 2 of 3: name").
+// The status line: what is being fetched or analysed ("Analysing 2 of 3:
+// name"), with a Cancel button once the work has taken longer than a moment.
+
+import { h } from './dom.js';
+
+// Work shorter than this never shows Cancel (it would only flicker).
+const CANCEL_AFTER_MS = 300;
 
 export class Progress {
-  constructor(box, bar, text) {
+  /** `onCancel`: stop the analysis (Analyzer.cancel and what follows). */
+  constructor(box, bar, text, { onCancel } = {}) {
     Object.assign(this, { box, bar, text });
     this.fetching = new Set();
     this.analysing = null;
+    this.since = 0;
+    this.timer = 0;
+    this.cancel = h('button', {
+      type: 'button', class: 'button small', 'data-testid': 'cancel', hidden: true,
+      title: 'Stop the analysis that is running; the page keeps what it showed before',
+      onclick: () => onCancel?.(),
+    }, 'Cancel');
+    box.append(this.cancel);
   }
 
   fetchStarted(name) {
@@ -17,9 +32,19 @@ export class Progress {
     this.show();
   }
 
-  /** `p` is {index, total, name} from the Analyzer, or null when it is idle. */
+  /**
+   * `p` is {index, total, name} (file `index` of `total`), {label} (other
+   * work) from the Analyzer, or null when it is idle.
+   */
   analysis(p) {
+    const was = this.analysing;
     this.analysing = p;
+    if (p && !was) {
+      this.since = performance.now();
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.show(), CANCEL_AFTER_MS);
+    }
+    if (!p) clearTimeout(this.timer);
     this.show();
   }
 
@@ -30,16 +55,20 @@ export class Progress {
   show() {
     const p = this.analysing;
     const parts = [];
-    if (p) parts.push(`Analysing ${p.index} of ${p.total}: ${p.name}`);
+    if (p?.label) parts.push(p.label);
+    else if (p) parts.push(`Analysing ${p.index} of ${p.total}: ${p.name}`);
     if (this.fetching.size) parts.push(`Loading ${[...this.fetching].join(', ')}`);
     this.box.hidden = parts.length === 0;
     this.text.textContent = parts.join(' · ');
-    if (p) {
+    if (p && !p.label) {
       this.bar.max = p.total;
       this.bar.value = p.index - 1;
     } else {
-      this.bar.removeAttribute('value'); // indeterminate while only loading
+      this.bar.removeAttribute('value'); // indeterminate while only loading or comparing
     }
+    const hadFocus = document.activeElement === this.cancel;
+    this.cancel.hidden = !(p && performance.now() - this.since >= CANCEL_AFTER_MS - 1);
+    if (hadFocus && this.cancel.hidden) document.getElementById('notebook')?.focus({ preventScroll: true });
     document.body.dataset.state = this.busy ? 'busy' : 'idle';
   }
 }

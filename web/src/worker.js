@@ -8,14 +8,19 @@
 //      {type: 'plan', id, args: {event_ns, tick_ns, overhead_ns, epsilon, confidence}}
 //      {type: 'call', id, fn: 'exportFit', args: [report, form]}
 //      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
+//      {type: 'call', id, fn: 'compare', args: [ids, options, pool]}  (compare.js)
+//      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
+//      restarted worker gets the files back this way, see Analyzer.cancel)
 // out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 
-import init, { analyze, applyCalibration, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
 // The wasm comes embedded in the page, as the page's first message (embed.js).
 import { embeddedWasm } from './embed.js';
+// DTW for the Perturbation cell's benchmark (trace.js).
+import { dtw } from '../pkg/tickbook_analysis_wasm.js';
 
 // The only functions a 'call' may name: calibration fits, computed in Rust.
 const CALLS = {
@@ -23,9 +28,47 @@ const CALLS = {
   applyCalibration: (ops, fitName, fitBuffer) => applyCalibration(ops, fitName, new Uint8Array(fitBuffer)),
   // A loaded file's bytes, for Export report (export.js).
   fileBytes: (id) => files.get(id)?.bytes ?? null,
+  // Time DTW with its path on two n-record series, here in the worker (trace.js).
+  dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
+  // Several loaded files side by side (report::compare_files), for the Comparison cell.
+  compare: (ids, options, pool) => compareKept(ids, options, pool),
 };
 
+/** Compare the kept files `ids` (in that order): their bytes go to wasm as one block. */
+function compareKept(ids, options, pool) {
+  const kept = ids.map((id) => files.get(id)).filter(Boolean);
+  const total = kept.reduce((n, f) => n + f.bytes.length, 0);
+  const data = new Uint8Array(total);
+  let at = 0;
+  for (const f of kept) {
+    data.set(f.bytes, at);
+    at += f.bytes.length;
+  }
+  return compare(kept.map((f) => f.name), data, Uint32Array.from(kept, (f) => f.bytes.length), options, Boolean(pool));
+}
+
 const files = new Map(); // id -> {name, bytes}
+
+/**
+ * DTW of two deterministic n-record series (a noisy wave and a time-shifted,
+ * stretched copy) with the warping path, timed around the wasm call (the
+ * result's conversion to JS included). Best of 5 after one warm-up.
+ */
+function dtwBench(n, stepPattern = 'symmetric2', band = undefined) {
+  let s = 12345;
+  const noise = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296 - 0.5;
+  const x = Float64Array.from({ length: n }, (_, i) => Math.sin(i / 40) + 0.1 * noise());
+  const y = Float64Array.from({ length: n }, (_, i) => Math.sin((i * 0.97 + 25) / 40) + 0.1 * noise());
+  const times = [];
+  let r;
+  for (let k = 0; k < 6; k++) {
+    const t0 = performance.now();
+    r = dtw(x, y, stepPattern, band ?? undefined);
+    const t = performance.now() - t0;
+    if (k > 0) times.push(t);
+  }
+  return { n, step_pattern: stepPattern, band: band ?? null, ms_best: Math.min(...times), ms_all: times, distance: r.distance, path_steps: r.index1.length };
+}
 
 const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
   .then(() => {
@@ -73,6 +116,7 @@ async function handle(msg) {
   }
   if (msg.type !== 'analyze') return;
   if (msg.buffer) files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
+  if (msg.store) return;
   const file = files.get(msg.id);
   if (!(await ready)) {
     postMessage({ type: 'failed', id: msg.id, message: 'the analysis module did not start' });

@@ -1,0 +1,175 @@
+// The Comparison cell end to end: two freshly collected ops runs and a
+// hand-made samples pair with a known difference, loaded together; every
+// verdict, ratio and count on the page equals `tickbook analyze --compare
+// --json`, for the default threshold and after turning it; pooling equals
+// `--compare --pool`; Cancel stops a long recompute and keeps the page.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+} from './harness.mjs';
+
+let tmp, server, files;
+
+/** A samples file: `slow` is `shift` slower than the baseline, `same` is not. */
+function samplesFile(host, shift, seed) {
+  let x = seed;
+  const noise = () => {
+    x = (x * 1103515245 + 12345) % 2147483648; // deterministic, no Math.random
+    return x / 2147483648 - 0.5;
+  };
+  const ex = (base) => Array.from({ length: 6 }, () => Array.from({ length: 12 }, () => base * (1 + 0.01 * noise())));
+  return JSON.stringify({
+    format: 'tickbook', format_version: '1.0', kind: 'samples', source: 'compare e2e',
+    host: { hostname: host },
+    series: [
+      { name: 'slow', unit: 'ms', executions: ex(10 * (1 + shift)) },
+      { name: 'same', unit: 'us', executions: ex(250) },
+    ],
+  });
+}
+
+before(async () => {
+  await checkPrerequisites();
+  tmp = await tempDir();
+  files = ['ops-a.json', 'ops-b.json', 'samples-a.json', 'samples-b.json'].map((f) => path.join(tmp, f));
+  await tickbook(['collect', 'ops', '--quick', '--out', files[0]], { timeout: 300_000 });
+  await tickbook(['collect', 'ops', '--quick', '--out', files[1]], { timeout: 300_000 });
+  await writeFile(files[2], samplesFile('bench-host', 0, 7));
+  await writeFile(files[3], samplesFile('bench-host', 0.25, 11));
+  server = await serve(path.join(tmp, 'results'));
+});
+
+after(async () => {
+  await server?.stop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+const cli = async (extra = []) => JSON.parse(await tickbook(['analyze', '--compare', '--json', ...extra, ...files], { timeout: 300_000 }));
+
+/** Everything the Comparison cell shows, by suite and item. */
+async function readCell(page) {
+  return page.$$eval('[data-testid=compare-suite]', (blocks) => blocks.map((b) => ({
+    suite: b.dataset.suite,
+    different: Number(b.querySelector('[data-testid=compare-different-count]').dataset.value),
+    complete: b.querySelector('tbody').dataset.complete === 'true',
+    rows: [...b.querySelectorAll('[data-testid=compare-row]')].map((r) => ({
+      key: r.dataset.key,
+      values: [...r.querySelectorAll('[data-testid=compare-value]')].map((c) => c.dataset.value ?? null),
+      ratios: [...r.querySelectorAll('[data-testid=compare-ratio]')].map((c) => c.dataset.value ?? null),
+      verdicts: [...r.querySelectorAll('[data-testid=verdict]')].map((c) => ({ v: c.dataset.value, faster: c.dataset.faster ?? null })),
+    })),
+  })));
+}
+
+function assertCellEquals(cell, expected) {
+  assert.deepEqual(cell.map((s) => s.suite), expected.suites.map((s) => s.suite), 'suites compared');
+  for (const [k, want] of expected.suites.entries()) {
+    const got = cell[k];
+    assert.equal(got.different, want.different, `${want.suite}: items different`);
+    assert.deepEqual(got.rows.map((r) => r.key), want.items.map((i) => i.key), `${want.suite}: items in order`);
+    for (const [i, item] of want.items.entries()) {
+      const row = got.rows[i];
+      item.values.forEach((v, j) => assert.ok(sameNumber(num(row.values[j]), v?.estimate ?? null), `${item.key} value ${j}`));
+      item.against_baseline.forEach((p, j) => {
+        assert.equal(row.verdicts[j].v, p.verdict, `${want.suite} ${item.key}: verdict`);
+        assert.equal(num(row.verdicts[j].faster), p.faster ?? null, `${item.key}: faster`);
+        assert.ok(sameNumber(num(row.ratios[j]), p.ratio?.estimate ?? null), `${item.key}: ratio`);
+      });
+    }
+  }
+}
+
+async function waitForComparison(page, threshold) {
+  await page.waitForFunction((t) => {
+    const c = document.querySelector('[data-testid=compare-cell]');
+    if (!c || c.dataset.pending || Number(c.dataset.threshold) !== t) return false;
+    return [...c.querySelectorAll('[data-testid=compare-suite] tbody')].every((b) => b.dataset.complete === 'true');
+  }, threshold, { timeout: 120_000 });
+}
+
+test('two runs and a samples pair: the Comparison cell equals analyze --compare', async () => {
+  const expected = await cli();
+  // The hand-made pair must come out as built: `slow` 25 % slower, `same` not.
+  const samples = expected.suites.find((s) => s.suite === 'samples');
+  const verdicts = Object.fromEntries(samples.items.map((i) => [i.key, i.against_baseline[0].verdict]));
+  assert.deepEqual(verdicts, { slow: 'different', same: 'same' });
+  assert.equal(samples.items[0].against_baseline[0].faster, 2, 'file A of the pair (index 2) is faster');
+  assert.ok(expected.suites.some((s) => s.suite === 'ops'), 'the ops runs are compared');
+
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.waitForFunction(() => !document.querySelector('[data-testid=file-input]').disabled || document.body.dataset.state === 'idle');
+    await page.setInputFiles('[data-testid=file-input]', files);
+    await waitForFiles(page, 4, 120_000);
+    await waitForComparison(page, 0.03);
+    assertCellEquals(await readCell(page), expected);
+    // The file list names host, date and suites of every file.
+    const hosts = await page.$$eval('[data-testid=file-row] [data-field=host]', (tds) => tds.map((t) => t.textContent.trim()));
+    assert.equal(hosts[2], 'bench-host');
+    await screenshot(page, 'compare-light');
+
+    // Turning the threshold above 25 % makes `slow` the same, on both sides.
+    await page.fill('[data-testid=threshold]', '60');
+    await page.press('[data-testid=threshold]', 'Enter');
+    await page.locator('[data-testid=threshold]').blur();
+    await waitForComparison(page, 0.6);
+    const turned = await cli(['--threshold', '0.6']);
+    assert.equal(turned.suites.find((s) => s.suite === 'samples').different, 0);
+    assertCellEquals(await readCell(page), turned);
+
+    // Pooling: the pair's series from the same host, as `--pool` pools them.
+    const pooled = await cli(['--threshold', '0.6', '--pool']);
+    await page.locator('[data-testid=pool-toggle]').focus();
+    await page.keyboard.press('Space'); // keyboard-reachable
+    await page.waitForSelector('[data-testid=compare-cell][data-pooling=true] [data-testid=compare-pooled]', { timeout: 120_000 });
+    const rows = await page.$$eval('[data-testid=pooled-row]', (trs) => trs.map((t) => ({
+      key: t.dataset.key, executions: Number(t.dataset.executions), mean: Number(t.dataset.mean),
+    })));
+    assert.deepEqual(rows.map((r) => r.key), pooled.pooled.map((p) => p.key));
+    assert.ok(rows.length >= 2, 'both series of the pair are pooled');
+    for (const [i, p] of pooled.pooled.entries()) {
+      assert.equal(rows[i].executions, p.stats.executions);
+      assert.ok(sameNumber(rows[i].mean, p.stats.random_effects.mean), `${p.key}: pooled mean`);
+    }
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+});
+
+test('Cancel stops a long recompute and keeps what was shown', async () => {
+  const { page, problems, close } = await openBrowser(server.url, { colorScheme: 'dark' });
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', files.slice(0, 2));
+    await waitForFiles(page, 2, 120_000);
+    await waitForComparison(page, 0.03);
+    const before = await page.$eval('[data-testid=resamples]', (el) => el.value);
+    // A million resamples per interval takes far longer than a moment.
+    await page.fill('[data-testid=resamples]', '1000000');
+    await page.locator('[data-testid=resamples]').blur();
+    const cancel = page.locator('[data-testid=cancel]');
+    await cancel.waitFor({ state: 'visible', timeout: 10_000 });
+    await screenshot(page, 'compare-cancel-dark');
+    await cancel.click();
+    await page.waitForFunction(() => document.body.dataset.state === 'idle', null, { timeout: 10_000 });
+    assert.equal(await page.$eval('[data-testid=resamples]', (el) => el.value), before, 'the options go back to those shown');
+    assert.equal(await page.locator('[data-testid=error-card]').count(), 0, 'no file lost its cells');
+    // The new worker has the files again: a change recomputes them.
+    await page.fill('[data-testid=resamples]', '500');
+    await page.locator('[data-testid=resamples]').blur();
+    await page.waitForFunction(() => [...document.querySelectorAll('.slot')].every((s) => JSON.parse(s.dataset.options || 'null')?.bootstrap?.resamples === 500), null, { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,198 @@
+// The Comparison cell: several files side by side (machine A against machine
+// B, before against after). Everything shown comes from report::compare
+// (the worker's `compare` call, `tickbook analyze --compare --json`): each
+// file's estimate with its CI, each file against the first (baseline) as a
+// ratio with its CI, and the verdict of the comparison rule. Optionally, the
+// executions of one configuration from several files pooled.
+//
+// Big suites (thousands of items) are drawn in chunks between frames so the
+// main thread never holds a long task.
+
+import { h, clear } from './dom.js';
+import { fmtNs, fmtNum, fmtPercent, fmtCount } from './units.js';
+
+const ROWS_PER_CHUNK = 150;
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const letter = (i) => (i < 26 ? LETTERS[i] : `F${i + 1}`);
+
+/** A value in the item's unit, time units scaled (ns, µs, ms). */
+function fmtValue(x, item) {
+  if (x == null || !Number.isFinite(x)) return '—';
+  if (item.unit_ns != null) return fmtNs(x * item.unit_ns);
+  return `${fmtNum(x)}\u202f${item.unit}`;
+}
+
+function fmtEst(est, item) {
+  if (!est) return h('span', { class: 'muted' }, '—');
+  return [
+    h('span', { class: 'value' }, fmtValue(est.estimate, item)),
+    h('span', { class: 'ci' }, ` [${fmtValue(est.lo, item)}, ${fmtValue(est.hi, item)}]`),
+  ];
+}
+
+const fmtRatio = (x) => (x == null || !Number.isFinite(x) ? '—' : `${fmtNum(x)}×`);
+
+/**
+ * The cell for a ComparisonReport. `ctx`: {threshold: current share,
+ * pool: bool, setPool(bool), names: [label per compared file]}.
+ */
+export function compareCell(report, ctx) {
+  const files = report.files;
+  const threshold = report.options?.threshold ?? ctx.threshold;
+  const conf = report.options?.bootstrap?.confidence ?? report.options?.confidence;
+  const pool = h('input', {
+    type: 'checkbox', 'data-testid': 'pool-toggle', checked: report.pooling,
+    onchange: (e) => ctx.setPool(e.target.checked),
+  });
+  const section = h('section', {
+    class: 'cell compare', id: 'cell-compare', 'data-testid': 'compare-cell',
+    'aria-labelledby': 'compare-title', dataset: { pooling: String(report.pooling), threshold },
+  },
+  h('header', { class: 'cell-head' },
+    h('h2', { id: 'compare-title' }, h('span', { class: 'kind' }, 'Comparison'), ' ',
+      h('span', { class: 'file' }, `${files.length} files`)),
+    h('p', { class: 'lede' },
+      'The same suite from several files, item by item: each file\u2019s estimate with its ',
+      `${fmtPercent(conf)} CI, and each file against the baseline (`, h('strong', {}, 'A'),
+      ') as a ratio with a bootstrap CI (both sides resampled; by execution where there are executions). ',
+      'Two results are ', h('strong', {}, 'different'), ' only when their CIs do not overlap ',
+      h('em', {}, 'and'), ' they differ by more than the threshold, now ',
+      h('strong', { 'data-testid': 'compare-threshold', dataset: { value: threshold } }, fmtPercent(threshold)),
+      ' (the Threshold control above). Method: docs/cli.md, \u201canalyze --compare\u201d; METHODS.md \u00a7002.'),
+    h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)')),
+  fileLegend(files),
+  );
+  for (const suite of report.suites) section.append(suiteBlock(suite, files));
+  if (!report.suites.length) {
+    section.append(h('p', { class: 'muted' }, 'No suite is in two or more readable files.'));
+  }
+  if (report.pooling) section.append(pooledBlock(report.pooled, files));
+  return section;
+}
+
+function fileLegend(files) {
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'data compact', 'data-testid': 'compare-files' },
+    h('caption', {}, 'Files compared (A is the baseline of every suite it holds)'),
+    h('thead', {}, h('tr', {}, ['', 'File', 'Host', 'Started', 'Suites'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, files.map((f, i) => h('tr', { dataset: { index: i } },
+      h('th', { scope: 'row' }, letter(i)),
+      h('td', { class: 'wrap' }, f.name, f.ok ? null : h('span', { class: 'sub error-text' }, f.error)),
+      h('td', {}, f.host ?? '—'),
+      h('td', {}, f.started_at ?? '—'),
+      h('td', {}, f.suites.join(', ') || '—'))))));
+}
+
+function suiteBlock(suite, files) {
+  const cols = suite.files; // indices into files; cols[0] is the baseline
+  const head = h('tr', {},
+    h('th', { scope: 'col' }, 'Item'),
+    cols.map((f, k) => [
+      h('th', { scope: 'col', class: 'num', title: files[f].name }, `${letter(f)}${k === 0 ? ' (baseline)' : ''}`),
+      k > 0 ? [h('th', { scope: 'col', class: 'num' }, `${letter(f)} / ${letter(cols[0])}`), h('th', { scope: 'col' }, 'Verdict')] : null,
+    ]));
+  const tbody = h('tbody', {});
+  const onlyDiff = h('input', { type: 'checkbox', 'data-testid': 'compare-only-different' });
+  const block = h('div', { class: 'compare-suite', 'data-testid': 'compare-suite', dataset: { suite: suite.suite, different: suite.different, items: suite.items.length } },
+    h('h3', {}, `${suite.suite}: `, h('span', { class: 'muted' }, suite.statistic)),
+    h('p', { class: 'summary-line' },
+      h('strong', { 'data-testid': 'compare-different-count', dataset: { value: suite.different } }, fmtCount(suite.different)),
+      ` of ${fmtCount(suite.items.length)} items differ from the baseline ${letter(cols[0])} by the rule. `,
+      h('label', { class: 'toggle' }, onlyDiff, ' Show only those')),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
+      h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
+      h('thead', {}, head), tbody)));
+  onlyDiff.addEventListener('change', () => block.classList.toggle('only-different', onlyDiff.checked));
+  fillChunked(tbody, suite.items, (item) => itemRow(item, cols, files, suite.suite));
+  return block;
+}
+
+function itemRow(item, cols, files, suite) {
+  const anyDiff = item.against_baseline.some((p) => p.verdict === 'different');
+  return h('tr', { 'data-testid': 'compare-row', class: anyDiff ? 'different' : null, dataset: { suite, key: item.key } },
+    h('th', { scope: 'row', class: 'wrap' }, item.key),
+    item.values.map((v, k) => {
+      const cell = h('td', { class: 'num', 'data-testid': 'compare-value', dataset: { file: cols[k], value: v?.estimate } }, fmtEst(v, item));
+      if (k === 0) return cell;
+      const p = item.against_baseline[k - 1];
+      const r = p?.ratio;
+      return [cell,
+        h('td', { class: 'num', 'data-testid': 'compare-ratio', dataset: { file: cols[k], value: r?.estimate, lo: r?.lo, hi: r?.hi } },
+          r ? [h('span', { class: 'value' }, fmtRatio(r.estimate)), h('span', { class: 'ci' }, ` [${fmtRatio(r.lo)}, ${fmtRatio(r.hi)}]`)] : h('span', { class: 'muted' }, '—')),
+        h('td', { 'data-testid': 'verdict', dataset: { file: cols[k], value: p?.verdict, faster: p?.faster } }, verdict(p, files))];
+    }));
+}
+
+function verdict(p, files) {
+  if (!p || p.verdict === 'missing') return h('span', { class: 'badge neutral' }, 'no estimate');
+  if (p.verdict === 'same') return h('span', { class: 'badge ok' }, 'same');
+  const who = p.faster != null ? `${letter(p.faster)} faster` : '';
+  return h('span', { class: 'badge warn', title: `relative difference ${fmtPercent(p.relative_difference)}` },
+    `different · ${who}`, h('span', { class: 'sub' }, ` by ${fmtPercent(p.relative_difference)}`));
+}
+
+function pooledBlock(pooled, files) {
+  const block = h('div', { class: 'compare-pooled', 'data-testid': 'compare-pooled' },
+    h('h3', {}, 'Pooled executions'),
+    h('p', { class: 'muted' }, 'Executions of the same configuration on the same host, concatenated across files and analysed as one set: random-effects mean with its CI, the CV within executions and the impact factor (1 = executions add no noise).'));
+  if (!pooled.length) {
+    block.append(h('p', { class: 'muted', 'data-testid': 'compare-pooled-none' }, 'No configuration appears in two or more files of the same host.'));
+    return block;
+  }
+  const tbody = h('tbody', {});
+  block.append(h('div', { class: 'table-wrap' }, h('table', { class: 'data' },
+    h('thead', {}, h('tr', {}, ['Suite', 'Item', 'Host', 'Files pooled', 'Executions', 'Mean [CI]', 'CV within', 'Impact factor']
+      .map((t) => h('th', { scope: 'col' }, t)))),
+    tbody)));
+  fillChunked(tbody, pooled, (p) => {
+    const s = p.stats;
+    const re = s?.random_effects;
+    const item = { unit: p.unit, unit_ns: p.unit_ns };
+    const mean = re?.ci ? { estimate: re.mean, lo: re.ci[0], hi: re.ci[1] }
+      : s?.mean_bootstrap ?? null;
+    const ci = (b, f) => (b ? `${f(b.estimate)} [${f(b.lo)}, ${f(b.hi)}]` : '—');
+    return h('tr', { 'data-testid': 'pooled-row', dataset: { suite: p.suite, key: p.key, executions: s?.executions, mean: mean?.estimate } },
+      h('td', {}, p.suite),
+      h('th', { scope: 'row', class: 'wrap' }, p.key),
+      h('td', {}, p.host ?? '—'),
+      h('td', { class: 'wrap' }, p.files.map((f, k) => `${letter(f)} (${p.executions_per_file[k]})`).join(', ')),
+      h('td', { class: 'num' }, fmtCount(s?.executions)),
+      h('td', { class: 'num' }, fmtEst(mean, item)),
+      h('td', { class: 'num' }, ci(s?.cv_within, fmtPercent)),
+      h('td', { class: 'num' }, ci(s?.impact_factor, (x) => fmtNum(x, { digits: 3 }))));
+  });
+  return block;
+}
+
+/**
+ * Append `row(item)` for every item, a chunk per frame after the first:
+ * a table of thousands of rows never blocks the page.
+ */
+function fillChunked(tbody, items, row) {
+  let i = 0;
+  const step = () => {
+    if (!tbody.isConnected && i > 0) return; // the cell was replaced
+    const end = Math.min(items.length, i + ROWS_PER_CHUNK);
+    const frag = document.createDocumentFragment();
+    for (; i < end; i++) frag.append(row(items[i]));
+    tbody.append(frag);
+    if (i < items.length) setTimeout(step, 0);
+    else tbody.dataset.complete = 'true';
+  };
+  if (items.length === 0) tbody.dataset.complete = 'true';
+  else step();
+}
+
+/** An empty placeholder while the comparison is computed. */
+export function comparePending(n) {
+  return h('section', { class: 'cell compare', id: 'cell-compare', 'data-testid': 'compare-cell', dataset: { pending: 'true' } },
+    h('h2', {}, h('span', { class: 'kind' }, 'Comparison'), ' ', h('span', { class: 'file' }, `${n} files`)),
+    h('p', { class: 'muted' }, 'Comparing in the background…'));
+}
+
+export function compareFailed(message) {
+  return h('section', { class: 'cell compare', id: 'cell-compare', 'data-testid': 'compare-cell', dataset: { failed: 'true' } },
+    h('h2', {}, h('span', { class: 'kind' }, 'Comparison')),
+    h('p', { class: 'error-text', role: 'alert' }, `The comparison could not be computed: ${message}`));
+}
+
+export { clear };
