@@ -83,9 +83,23 @@ export function embeddedWasm() {
 
 /* ------------------------------------------------------------ data block */
 
-/** The data block of this document, parsed, or null (an empty block: the plain page). */
+// The document as it arrived, before the page changed it, without the data
+// block's contents (kept once, in `dataText`, not twice): the template of
+// every report this page exports (same scripts, so the CSP hash holds).
+let dataText = '';
+let pristine = '';
+if (typeof document !== 'undefined') {
+  const block = document.getElementById(DATA_ID);
+  if (block) {
+    dataText = block.textContent;
+    block.textContent = '';
+  }
+  pristine = document.documentElement.outerHTML;
+}
+
+/** The data block this document arrived with, parsed, or null (an empty block: the plain page). */
 export function embeddedData() {
-  const text = document.getElementById(DATA_ID)?.textContent ?? '';
+  const text = dataText;
   if (!text.trim()) return null;
   try {
     const data = JSON.parse(text);
@@ -115,10 +129,6 @@ export function embeddedItems(data) {
 export function dataBlockText(data) {
   return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
-
-// The document as it arrived, before the page changed it: the template of
-// every report this page exports (same scripts, so the CSP hash holds).
-const pristine = typeof document !== 'undefined' ? document.documentElement.outerHTML : '';
 
 /** A complete report document: this page's own markup with `data` in its data block. */
 export function reportDocument(data) {
