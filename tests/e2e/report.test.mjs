@@ -158,8 +158,12 @@ test('Export report: opens from file:// offline and shows the live page\u2019s n
     assert.equal(await p.inputValue('[data-testid=granularity-statistic]'), 'q3');
     const rows = await p.$$eval('[data-testid=file-row]', (trs) => trs.map((t) => [t.dataset.file, t.dataset.status]));
     assert.deepEqual(rows, [[`/results/${RUN}`, 'ok'], [`/results/${SAMPLES}`, 'ok']]);
+    // A report exports again (offline, from its own document).
+    const [d] = await Promise.all([p.waitForEvent('download'), p.click('[data-testid=export-report]')]);
+    await d.saveAs(path.join(tmp, 'exported-again.html'));
   });
   assertSameNumbers(shown, live, 'exported report');
+  assertSameNumbers(await openReport(path.join(tmp, 'exported-again.html'), 2), live, 'report exported from a report');
 
   // The link alone (fragment) reopens the same view on the live page.
   const again = await openBrowser(server.url);
