@@ -109,8 +109,10 @@ export function embeddedData() {
   }
 }
 
-/** The files of a data block as intake items ({name, load}). */
+/** The files of a data block as intake items ({name, load}); the tab is titled after them. */
 export function embeddedItems(data) {
+  const names = (data?.files ?? []).map((f) => (typeof f?.name === 'string' ? f.name.split(/[\\/]/).pop() : '')).filter(Boolean);
+  if (names.length) document.title = `tickbook report: ${names.join(', ')}`; // text, never markup
   return (data?.files ?? []).map((f, i) => {
     const name = typeof f?.name === 'string' ? f.name : `file ${i + 1}`;
     return {

@@ -172,8 +172,8 @@ function captionOf(el) {
     ?? el.closest('section')?.querySelector('h2 .kind')?.textContent ?? 'tickbook';
 }
 
-function toolButton(label, title, testid, onclick) {
-  return h('button', { type: 'button', class: 'export-button', title, 'data-testid': testid, onclick }, label);
+function toolButton(label, title, testid, onclick, what) {
+  return h('button', { type: 'button', class: 'export-button', title, 'aria-label': `${title}: ${what}`, 'data-testid': testid, onclick }, label);
 }
 
 const done = new WeakSet();
@@ -186,11 +186,11 @@ function decorateFigure(figure) {
     toolButton('SVG', 'Download this chart as SVG', 'export-svg', () => {
       const svg = figureSvg(figure);
       if (svg) download(fileName(name(), 'svg'), new Blob([svg.text], { type: 'image/svg+xml' }));
-    }),
+    }, name()),
     toolButton('PNG', 'Download this chart as PNG (twice its size on screen)', 'export-png', async () => {
       const png = await figurePng(figure);
       if (png) download(fileName(name(), 'png'), png);
-    }));
+    }, name()));
   figure.append(bar);
 }
 
@@ -199,9 +199,10 @@ function decorateTable(table) {
   done.add(table);
   const bar = h('div', { class: 'export-tools', 'data-testid': 'table-export' },
     toolButton('CSV', 'Download this table as CSV (raw numbers, not rounded)', 'export-csv', () => {
-      download(fileName(captionOf(table.closest('figure, .cell') ?? table) + '-' + (table.dataset.testid ?? 'table'), 'csv'),
+      const kind = table.closest('section')?.querySelector('h2 .kind')?.textContent ?? 'tickbook';
+      download(fileName(`${kind}-${table.dataset.testid ?? 'table'}`, 'csv'),
         new Blob([tableCsv(table)], { type: 'text/csv' }));
-    }));
+    }, table.caption?.textContent || table.dataset.testid || 'table'));
   const wrap = table.closest('.table-wrap') ?? table;
   wrap.after(bar);
 }
