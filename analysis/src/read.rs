@@ -7,7 +7,7 @@
 
 use crate::format::{
     AllocData, BernoulliData, BernoulliTrials, ClocksData, CopyData, OpsData, RunFile, SamplesFile,
-    TraceData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+    TraceData, BottleneckData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -50,6 +50,7 @@ pub struct RunDocument {
     pub copy: Option<CopyData>,
     pub alloc: Option<AllocData>,
     pub trace: Option<TraceData>,
+    pub bottleneck: Option<BottleneckData>,
     /// The alloc data come from an unfinished suite (what it checkpointed).
     pub partial_alloc: bool,
     /// Suites this build does not know (from a newer minor version), skipped.
@@ -244,6 +245,7 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
     let mut copy = None;
     let mut alloc = None;
     let mut trace = None;
+    let mut bottleneck = None;
     let mut partial_alloc = false;
     let mut skipped_suites = Vec::new();
     for (i, suite) in run.suites.iter().enumerate() {
@@ -299,6 +301,11 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
                 validate_trace(cx, &data, &prefix)?;
                 trace = Some(data);
             }
+            "bottleneck" => {
+                let data: BottleneckData = cx.typed(&suite.data, &prefix)?;
+                validate_bottleneck(cx, &data, &prefix)?;
+                bottleneck = Some(data);
+            }
             other => skipped_suites.push(other.to_string()),
         }
     }
@@ -310,6 +317,7 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
         copy,
         alloc,
         trace,
+        bottleneck,
         partial_alloc,
         skipped_suites,
     })
@@ -351,6 +359,60 @@ fn validate_trace(cx: &Ctx, d: &TraceData, prefix: &str) -> Result<(), ReadError
                 return Err(cx.err(Some(format!("{at}.wall_ns")), "expected a positive number"));
             }
         }
+    }
+    Ok(())
+}
+
+/// Times and costs are durations in the declared unit; ticks need a
+/// frequency; cost pairs match.
+fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(), ReadError> {
+    match (d.unit.as_str(), d.counter_hz) {
+        ("counter_ticks", Some(hz)) => positive(cx, hz, &format!("{prefix}.counter_hz"))?,
+        ("counter_ticks", None) => {
+            return Err(cx.err(
+                Some(format!("{prefix}.counter_hz")),
+                "unit is counter_ticks: expected the counter frequency",
+            ))
+        }
+        ("ns", _) => {}
+        (other, _) => {
+            return Err(cx.err(
+                Some(format!("{prefix}.unit")),
+                format!("expected \"counter_ticks\" or \"ns\", found \"{other}\""),
+            ))
+        }
+    }
+    positive(cx, d.tick, &format!("{prefix}.tick"))?;
+    if d.copies == 0 {
+        return Err(cx.err(Some(format!("{prefix}.copies")), "expected at least one copy"));
+    }
+    check_samples(cx, &d.read_cost, &format!("{prefix}.read_cost"))?;
+    for (i, op) in d.costs.iter().enumerate() {
+        let at = format!("{prefix}.costs[{i}]");
+        for (name, a, b) in [
+            ("portable", &op.portable_n_ns, &op.portable_2n_ns),
+            ("counter", &op.counter_n_ticks, &op.counter_2n_ticks),
+        ] {
+            if a.len() != b.len() {
+                return Err(cx.err(
+                    Some(at.clone()),
+                    format!(
+                        "{name}: {} n-copy samples but {} 2n-copy samples; expected one pair per repetition",
+                        a.len(),
+                        b.len()
+                    ),
+                ));
+            }
+            check_samples(cx, a, &format!("{at}.{name}_n"))?;
+            check_samples(cx, b, &format!("{at}.{name}_2n"))?;
+        }
+    }
+    for (i, c) in d.cases.iter().enumerate() {
+        let at = format!("{prefix}.cases[{i}]");
+        if c.times.is_empty() {
+            return Err(cx.err(Some(format!("{at}.times")), "expected at least one repetition"));
+        }
+        check_samples(cx, &c.times, &format!("{at}.times"))?;
     }
     Ok(())
 }

@@ -449,3 +449,31 @@ fn unknown_json_lists_what_was_tried() {
         }
     }
 }
+
+/// The page bundles a dropped folder's JSON files (web/src/intake.js); the
+/// bundle reads as the folder does.
+#[test]
+fn folder_bundle_reads_like_the_folder() {
+    let entries: Vec<Value> = criterion_entries()
+        .into_iter()
+        .map(|(path, b)| serde_json::json!({"path": path, "text": String::from_utf8(b).unwrap()}))
+        .collect();
+    let bundle =
+        serde_json::to_vec(&serde_json::json!({"tickbook_folder": 1, "entries": entries})).unwrap();
+    let r = analyze_bytes("target-criterion/", &bundle, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    let direct = analyze_entries(
+        "target-criterion",
+        &criterion_entries(),
+        &Options::default(),
+    );
+    let (a, b) = (r.samples.unwrap(), direct.samples.unwrap());
+    assert_eq!(a.series.len(), b.series.len());
+    for (x, y) in a.series.iter().zip(&b.series) {
+        assert_eq!((&x.name, x.summary.mean), (&y.name, y.summary.mean));
+    }
+    let bad = br#"{"tickbook_folder": 1, "entries": [{"path": "x/new/sample.json", "text": "{\"iters\": [1], \"times\": [\"a\"]}"}]}"#;
+    let e = error_of("dir/", bad);
+    assert_eq!(e.file, "dir/x/new/sample.json");
+    assert_eq!(e.path.as_deref(), Some("times[0]"));
+}

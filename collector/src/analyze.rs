@@ -328,6 +328,9 @@ fn render_file(out: &mut String, r: &FileReport) {
     if let Some(c) = r.ops.as_ref().and_then(|o| o.calibrated.as_ref()) {
         render_calibrated(out, c);
     }
+    if let Some(b) = &r.bottleneck {
+        render_bottleneck(out, b);
+    }
     let _ = writeln!(out);
 }
 
@@ -534,6 +537,77 @@ fn render_calibrated(out: &mut String, c: &CalibratedOps) {
 }
 
 /// A duration in ns, scaled to ns/µs/ms/s with four significant digits.
+/// Bottlenecks: every region with its L1 prediction and overhead, then
+/// the share explained and the jumps at the cache boundaries.
+fn render_bottleneck(out: &mut String, b: &tickbook_analysis::report::BottleneckReport) {
+    let _ = writeln!(
+        out,
+        "\n   Bottlenecks (MTOOL): overhead = (measured − predicted) / predicted, predicted as if every access hit L1"
+    );
+    let _ = writeln!(
+        out,
+        "   clock {}: tick {}, read {}; timable ≥ {} ticks and ≥ {} reads",
+        b.clock,
+        fmt_ns(b.tick_ns),
+        fmt_ns(b.read_cost_ns),
+        b.min_tick_multiple,
+        b.min_read_multiple
+    );
+    let mut t = Table::new(&[
+        "kernel", "working set", "level", "passes", "measured", "predicted", "bound", "overhead", "95% CI",
+    ]);
+    for c in &b.cases {
+        let ws = if c.working_set_bytes >= 1 << 20 {
+            format!("{} MiB", sig(c.working_set_bytes as f64 / 1048576.0, 3))
+        } else {
+            format!("{} KiB", sig(c.working_set_bytes as f64 / 1024.0, 3))
+        };
+        let mut row = vec![
+            c.kernel.clone(),
+            ws,
+            c.level.clone(),
+            c.passes.to_string(),
+            opt_ns(c.measured_ns.as_ref().map(|m| m.estimate)),
+            opt_ns(c.predicted_ns),
+            c.bound.clone().unwrap_or_else(|| "-".into()),
+        ];
+        match (&c.overhead, c.timable) {
+            (Some(o), true) => {
+                row.push(format!("{:+.3}", o.estimate));
+                row.push(format!("[{:+.3}, {:+.3}]", o.lo, o.hi));
+            }
+            (_, false) => row.push(format!(
+                "not timable: {}",
+                c.untimable_reason.as_deref().unwrap_or("")
+            )),
+            (None, true) => row.push(format!("no prediction: missing {}", c.missing_costs.join(", "))),
+        }
+        t.row(row);
+    }
+    t.render(out);
+    let e = &b.explained;
+    if let (Some(x), Some(u)) = (e.explained_share, e.unexplained_share) {
+        let _ = writeln!(
+            out,
+            "   {} timable regions ({} excluded): predictions explain {:.1} % of measured time; {:.1} % ({}) unexplained; memory operations covered {:.1} %",
+            e.regions,
+            e.excluded,
+            100.0 * x,
+            100.0 * u,
+            fmt_ns(e.unexplained_ns),
+            100.0 * e.memory_ops_covered.unwrap_or(f64::NAN)
+        );
+    }
+    for k in &b.kernels {
+        let jumps: Vec<String> = k
+            .crossings
+            .iter()
+            .map(|c| format!("{}→{} {:+.2} ({:+.2}→{:+.2})", c.from_level, c.to_level, c.jump, c.overhead_before, c.overhead_after))
+            .collect();
+        let _ = writeln!(out, "   {}: {}", k.name, if jumps.is_empty() { "no cache boundary crossed".to_string() } else { jumps.join(", ") });
+    }
+}
+
 pub fn fmt_ns(ns: f64) -> String {
     let a = ns.abs();
     let (v, unit) = if a >= 1e9 {

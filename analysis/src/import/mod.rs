@@ -40,6 +40,10 @@ pub enum Format {
     CriterionSample,
     CriterionEstimates,
     CargoCriterion,
+    /// Not a tool's format: a folder the page read and bundled as
+    /// `{"tickbook_folder": 1, "entries": [{"path", "text"}…]}`
+    /// (web/src/intake.js), read as [`criterion::read_dir`] reads a tree.
+    Folder,
 }
 
 impl Format {
@@ -53,6 +57,7 @@ impl Format {
             Format::CriterionSample => "Criterion.rs sample.json",
             Format::CriterionEstimates => "Criterion.rs estimates.json",
             Format::CargoCriterion => "cargo-criterion JSON stream",
+            Format::Folder => "folder",
         }
     }
 }
@@ -70,6 +75,8 @@ pub fn detect(v: &Value) -> Option<Format> {
             let has = |k: &str| o.contains_key(k);
             if has("format") {
                 None
+            } else if has("tickbook_folder") {
+                Some(Format::Folder)
             } else if has("benchmarks") && has("context") {
                 Some(Format::GoogleBenchmark)
             } else if has("benchmarks") && (has("version") || has("metadata")) {
@@ -135,7 +142,23 @@ pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadErr
              folder (target/criterion/…) or its new/sample.json",
         )),
         Format::CargoCriterion => cargo_criterion::read_value_lines(&cx, std::iter::once((1, v))),
+        Format::Folder => folder(&cx, v),
     })
+}
+
+/// The page's folder bundle: entries as (path, bytes), then the folder reader.
+fn folder(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+    let o = cx.obj(v, "")?;
+    let items = cx.arr(cx.field(o, "entries", "")?, "entries")?;
+    let mut entries = Vec::with_capacity(items.len());
+    for (i, e) in items.iter().enumerate() {
+        let at = format!("entries[{i}]");
+        let eo = cx.obj(e, &at)?;
+        let path = cx.str(cx.field(eo, "path", &at)?, &format!("{at}.path"))?;
+        let text = cx.str(cx.field(eo, "text", &at)?, &format!("{at}.text"))?;
+        entries.push((path.to_string(), text.as_bytes().to_vec()));
+    }
+    criterion::read_dir(cx.file.trim_end_matches('/'), &entries)
 }
 
 /// Prefix a JSON syntax error with the format the bytes look like, if any.

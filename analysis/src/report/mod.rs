@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 mod alloc;
 mod bernoulli;
+mod bottleneck;
 mod clocks;
 mod copy;
 /// Several files side by side, and pooled executions.
@@ -24,6 +25,7 @@ mod trace;
 
 pub use alloc::*;
 pub use bernoulli::*;
+pub use bottleneck::*;
 pub use clocks::*;
 pub use compare::{compare_documents, compare_files, ComparisonReport};
 pub use copy::*;
@@ -155,6 +157,8 @@ pub struct FileReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub alloc: Option<AllocReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub bottleneck: Option<BottleneckReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceReport>,
     pub options: Options,
 }
@@ -193,6 +197,7 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
         ops: None,
         copy: None,
         alloc: None,
+        bottleneck: None,
         trace: None,
         options: *opts,
     };
@@ -301,6 +306,9 @@ fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
             );
         }
         report.alloc = Some(alloc_report(a, doc.partial_alloc, opts));
+    }
+    if let Some(b) = &doc.bottleneck {
+        report.bottleneck = Some(bottleneck_report(b, opts));
     }
     if let Some(t) = &doc.trace {
         report.trace = Some(trace_report(t, opts));

@@ -8,6 +8,7 @@
 mod affinity;
 mod alloc;
 mod bernoulli;
+mod bottleneck;
 mod clocks;
 mod copy;
 mod cpuid;
@@ -52,10 +53,14 @@ const SUITES: &[SuiteDef] = &[
         name: "alloc",
         run: alloc::run,
     },
+    SuiteDef {
+        name: "bottleneck",
+        run: bottleneck::run,
+    },
 ];
 
 /// Names for the command line; kept in step with [`SUITES`] by a test.
-const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "ops", "copy", "alloc"];
+const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "ops", "copy", "alloc", "bottleneck"];
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {

@@ -384,6 +384,74 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     out.finish(interrupted)
 }
 
+/// Time the named `(name, form)` sequences exactly as [`run`] does (warm-up,
+/// n and 2n alternating, portable clock outside, counter inside), for a
+/// suite that needs a few operation costs measured in the same run (the
+/// bottleneck suite's predictions). A pair this build does not have, or
+/// whose CPU feature is missing, comes back with `available: false`.
+pub fn measure_selected(
+    select: &[(&str, &str)],
+    reps: usize,
+    use_counter: bool,
+) -> Vec<OpMeasurement> {
+    let (defs, _) = table();
+    let mut env = Env::new();
+    let mut out = Vec::with_capacity(select.len());
+    for &(name, form) in select {
+        let mut m = OpMeasurement {
+            name: name.to_string(),
+            group: String::new(),
+            form: form.to_string(),
+            implementation: String::new(),
+            instruction: None,
+            available: false,
+            unavailable_reason: None,
+            portable_n_ns: Vec::new(),
+            portable_2n_ns: Vec::new(),
+            counter_n_ticks: Vec::new(),
+            counter_2n_ticks: Vec::new(),
+        };
+        let Some(d) = defs.iter().find(|d| d.name == name && d.form == form) else {
+            m.unavailable_reason = Some(format!(
+                "no {form} sequence of {name} for {}",
+                std::env::consts::ARCH
+            ));
+            out.push(m);
+            continue;
+        };
+        m.group = d.group.to_string();
+        m.implementation = d.implementation.to_string();
+        m.instruction = Some(d.instruction.to_string());
+        if let Err(why) = feature_ok(d.requires) {
+            m.unavailable_reason = Some(why);
+            out.push(m);
+            continue;
+        }
+        m.available = true;
+        let init = env.resolve(d);
+        for _ in 0..3 {
+            env.prepare(d);
+            (d.run)(false, use_counter, &init);
+            env.prepare(d);
+            (d.run)(true, use_counter, &init);
+        }
+        for _ in 0..reps {
+            env.prepare(d);
+            let (a_ns, a_t) = (d.run)(false, use_counter, &init);
+            env.prepare(d);
+            let (b_ns, b_t) = (d.run)(true, use_counter, &init);
+            m.portable_n_ns.push(a_ns);
+            m.portable_2n_ns.push(b_ns);
+            if use_counter {
+                m.counter_n_ticks.push(a_t);
+                m.counter_2n_ticks.push(b_t);
+            }
+        }
+        out.push(m);
+    }
+    out
+}
+
 /// Per-op cost in core cycles (counter) for a few landmark operations.
 fn summary_lines(ops: &[OpMeasurement], core: Option<&CoreClock>) -> Vec<String> {
     let available = ops.iter().filter(|o| o.available).count();
