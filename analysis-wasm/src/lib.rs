@@ -111,6 +111,32 @@ pub fn compare(
     ))
 }
 
+/// Dynamic time warping of two series (dtw-python semantics, as the
+/// Perturbation cell's outer perturbation): `step_pattern` `symmetric1` or
+/// `symmetric2`, `band` the Sakoe–Chiba width or undefined. Returns
+/// `{distance, normalized_distance, index1, index2}`; throws when no path
+/// fits the band. The page's DTW benchmark times this in the worker.
+#[wasm_bindgen]
+pub fn dtw(
+    x: &[f64],
+    y: &[f64],
+    step_pattern: &str,
+    band: Option<u32>,
+) -> Result<JsValue, JsError> {
+    use tickbook_analysis::stats::dtw::{dtw, StepPattern};
+    let pattern = match step_pattern {
+        "symmetric1" => StepPattern::Symmetric1,
+        "symmetric2" => StepPattern::Symmetric2,
+        other => {
+            return Err(JsError::new(&format!(
+                "unknown step pattern {other:?}: expected symmetric1 or symmetric2"
+            )))
+        }
+    };
+    let a = dtw(x, y, pattern, band.map(|b| b as usize)).map_err(|e| JsError::new(&e))?;
+    to_js(&a)
+}
+
 /// The default analysis options, for the page's controls.
 #[wasm_bindgen(js_name = defaultOptions)]
 pub fn default_options() -> Result<JsValue, JsError> {

@@ -58,6 +58,14 @@ pub struct AnalyzeArgs {
     /// times (table, or `ops.calibrated` in --json).
     #[arg(long, value_name = "FIT")]
     calibrate_with: Option<PathBuf>,
+    /// trace suite: DTW step pattern of the outer perturbation
+    /// (dtw-python's symmetric1 or symmetric2).
+    #[arg(long, value_enum, default_value_t = StepPatternArg::Symmetric2)]
+    step_pattern: StepPatternArg,
+    /// trace suite: Sakoe–Chiba band of the DTW alignment in records
+    /// (|i − j| ≤ BAND); no band when absent.
+    #[arg(long, value_name = "BAND")]
+    band: Option<usize>,
     /// Compare the FILEs side by side instead: for every suite in two or
     /// more files, each item of each file against the first file's, with
     /// the ratio's CI and a verdict by --threshold (JSON keys in docs/cli.md).
@@ -67,6 +75,12 @@ pub struct AnalyzeArgs {
     /// the same host from several files (samples series, alloc configs).
     #[arg(long, requires = "compare")]
     pool: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum StepPatternArg {
+    Symmetric1,
+    Symmetric2,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -106,6 +120,13 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         },
         linkage: args.linkage.into(),
         threshold: args.threshold,
+        dtw: tickbook_analysis::report::DtwOptions {
+            step_pattern: match args.step_pattern {
+                StepPatternArg::Symmetric1 => tickbook_analysis::stats::dtw::StepPattern::Symmetric1,
+                StepPatternArg::Symmetric2 => tickbook_analysis::stats::dtw::StepPattern::Symmetric2,
+            },
+            band: args.band,
+        },
         ..defaults
     };
     if let Err(e) = opts.validate() {
@@ -328,6 +349,9 @@ fn render_file(out: &mut String, r: &FileReport) {
     if let Some(c) = r.ops.as_ref().and_then(|o| o.calibrated.as_ref()) {
         render_calibrated(out, c);
     }
+    if let Some(t) = &r.trace {
+        render_trace(out, t);
+    }
     if let Some(b) = &r.bottleneck {
         render_bottleneck(out, b);
     }
@@ -534,6 +558,80 @@ fn render_calibrated(out: &mut String, c: &CalibratedOps) {
         ]);
     }
     t.render(out);
+}
+
+/// Perturbation (trace suite): unavailable metrics, then per workload the
+/// levels with their overhead and flagged correlations.
+fn render_trace(out: &mut String, t: &tickbook_analysis::report::TraceReport) {
+    let band = t.band.map(|b| format!(", band {b}")).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "\n   Perturbation (trace): Spearman inner/outer correlations, DTW {}{band}",
+        t.step_pattern.name()
+    );
+    for u in &t.unavailable {
+        let _ = writeln!(out, "   unavailable: {} ({}): {}", u.name, u.source, u.reason);
+    }
+    let r3 = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
+    for w in &t.workloads {
+        let _ = writeln!(
+            out,
+            "\n   {}: {} runs ({} baseline), {} metrics ({}): {}",
+            w.name,
+            w.runs.len(),
+            w.baseline.runs,
+            w.metrics.len(),
+            w.class,
+            w.metrics.join(", ")
+        );
+        if let Some(n) = &w.class_note {
+            let _ = writeln!(out, "   note: {n}");
+        }
+        for n in &w.notes {
+            let _ = writeln!(out, "   note: {n}");
+        }
+        let mut tab = Table::new(&[
+            "level", "runs", "overhead", "overhead CI", "flagged inner", "flagged outer",
+        ]);
+        for l in &w.levels {
+            tab.row(vec![
+                l.level.to_string(),
+                l.runs.to_string(),
+                l.overhead
+                    .map(|o| format!("{:+.2}%", 100.0 * o))
+                    .unwrap_or_else(|| "-".into()),
+                l.overhead_ci
+                    .map(|(a, b)| format!("{:+.2}% to {:+.2}%", 100.0 * a, 100.0 * b))
+                    .unwrap_or_else(|| "-".into()),
+                format!("{}/{}", l.flagged_inner, l.inner.len()),
+                format!("{}/{}", l.flagged_outer, l.outer.len()),
+            ]);
+        }
+        tab.render(out);
+        for l in w.levels.iter().filter(|l| l.level > 0) {
+            for (p, c) in w.pairs.iter().zip(&l.inner).filter(|(_, c)| c.flagged) {
+                let _ = writeln!(
+                    out,
+                    "   level {}: inner {} = {} (change {}, baseline spread {})",
+                    l.level,
+                    p.label,
+                    r3(c.correlation),
+                    r3(c.change),
+                    r3(c.spread)
+                );
+            }
+            for (m, c) in w.metrics.iter().zip(&l.outer).filter(|(_, c)| c.flagged) {
+                let _ = writeln!(
+                    out,
+                    "   level {}: outer {} = {} (baseline drop up to {})",
+                    l.level,
+                    m,
+                    r3(c.correlation),
+                    r3(c.spread)
+                );
+            }
+        }
+    }
 }
 
 /// A duration in ns, scaled to ns/µs/ms/s with four significant digits.

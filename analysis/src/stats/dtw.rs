@@ -66,7 +66,20 @@ pub fn dtw(
     if let Some(i) = x.iter().chain(y).position(|v| !v.is_finite()) {
         return Err(format!("value {i} of the series is not a finite number"));
     }
-    dtw_with(x.len(), y.len(), |i, j| (x[i] - y[j]).abs(), pattern, band)
+    core(
+        x.len(),
+        y.len(),
+        |i, lo, out| {
+            // One row of local costs at a time: a tight loop the compiler
+            // vectorises, and the DP loop below reads a plain slice.
+            let xi = x[i];
+            for (o, &yj) in out.iter_mut().zip(&y[lo..]) {
+                *o = (xi - yj).abs();
+            }
+        },
+        pattern,
+        band,
+    )
 }
 
 /// DTW of two multivariate series (records of equal width), local cost the
@@ -107,6 +120,28 @@ pub fn dtw_with(
     pattern: StepPattern,
     band: Option<usize>,
 ) -> Result<Alignment, String> {
+    core(
+        n,
+        m,
+        |i, lo, out| {
+            for (k, o) in out.iter_mut().enumerate() {
+                *o = cost(i, lo + k);
+            }
+        },
+        pattern,
+        band,
+    )
+}
+
+/// The DP. `row_cost(i, lo, out)` fills `out[k]` with the local cost of
+/// (i, lo + k) for the row's cells inside the band.
+fn core(
+    n: usize,
+    m: usize,
+    mut row_cost: impl FnMut(usize, usize, &mut [f64]),
+    pattern: StepPattern,
+    band: Option<usize>,
+) -> Result<Alignment, String> {
     if n == 0 || m == 0 {
         return Err("DTW needs two non-empty series".into());
     }
@@ -127,49 +162,68 @@ pub fn dtw_with(
         StepPattern::Symmetric1 => 1.0,
         StepPattern::Symmetric2 => 2.0,
     };
+    const INF: f64 = f64::INFINITY;
     let mut dir = vec![NONE; cells];
     // Unreachable cells (outside the band) cost +∞: like dtw-python's NaN,
     // they never win a strict comparison.
-    let mut prev = vec![f64::INFINITY; m];
-    let mut cur = vec![f64::INFINITY; m];
+    let mut prev = vec![INF; m];
+    let mut cur = vec![INF; m];
+    let mut local = vec![0.0; m];
     for i in 0..n {
         let (lo, hi) = match band {
             Some(w) => (i.saturating_sub(w), (i + w).min(m - 1)),
             None => (0, m - 1),
         };
-        cur.fill(f64::INFINITY);
+        cur.fill(INF);
+        let d = &mut local[..=hi - lo];
+        row_cost(i, lo, d);
         let row = &mut dir[i * m..(i + 1) * m];
-        for j in lo..=hi {
-            let d = cost(i, j);
-            if i == 0 && j == 0 {
-                cur[0] = d;
-                continue;
+        let mut start = lo;
+        // `left` = g(i, j−1), `diag` = g(i−1, j−1) as j advances.
+        let mut left = INF;
+        if lo == 0 {
+            // Column 0: only the step from (i−1, 0), or the first cell.
+            if i == 0 {
+                cur[0] = d[0];
+            } else if prev[0] < INF {
+                cur[0] = prev[0] + d[0];
+                row[0] = UP;
             }
-            let mut best = f64::INFINITY;
-            let mut step = NONE;
-            if i > 0 && j > 0 {
-                let c = prev[j - 1] + diag_weight * d;
-                if c < best {
-                    best = c;
-                    step = DIAG;
-                }
+            left = cur[0];
+            start = 1;
+        }
+        if start > hi {
+            std::mem::swap(&mut prev, &mut cur);
+            continue;
+        }
+        let mut diag = prev[start - 1];
+        let span = start..=hi;
+        let cells = cur[span.clone()]
+            .iter_mut()
+            .zip(&prev[span.clone()])
+            .zip(&mut row[span])
+            .zip(&d[start - lo..]);
+        for (((g, &up), step), &c) in cells {
+            // Ties go to the first of diagonal, (i, j−1), (i−1, j), as in
+            // dtw-python (strict comparisons in pattern order).
+            let mut best = diag + diag_weight * c;
+            let mut s = DIAG;
+            let l = left + c;
+            if l < best {
+                best = l;
+                s = LEFT;
             }
-            if j > 0 {
-                let c = cur[j - 1] + d;
-                if c < best {
-                    best = c;
-                    step = LEFT;
-                }
+            let u = up + c;
+            if u < best {
+                best = u;
+                s = UP;
             }
-            if i > 0 {
-                let c = prev[j] + d;
-                if c < best {
-                    best = c;
-                    step = UP;
-                }
+            if best < INF {
+                *g = best;
+                *step = s;
             }
-            cur[j] = best;
-            row[j] = step;
+            left = *g;
+            diag = up;
         }
         std::mem::swap(&mut prev, &mut cur);
     }
