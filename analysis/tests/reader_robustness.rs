@@ -41,6 +41,20 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
             out.push((name, std::fs::read(&p).unwrap()));
         }
     }
+    // Results of other harnesses (importers): one file per format (each
+    // accepted mutation runs the whole analysis, so not every fixture).
+    for rel in [
+        "import/pyperf/suite.json",
+        "import/jmh/result.json",
+        "import/googlebench/repetitions.json",
+        "import/hyperfine/param.json",
+        "import/criterion/target-criterion/tiny/fib 10/new/sample.json",
+        "import/criterion/target-criterion/tiny/fib 10/new/estimates.json",
+        "import/criterion/cargo-criterion.ndjson",
+    ] {
+        let name = rel.replace(['/', ' '], "_");
+        out.push((name, std::fs::read(dir.join(rel)).unwrap()));
+    }
     assert!(out.len() >= 7, "fixtures missing");
     out
 }
