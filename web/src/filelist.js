@@ -36,7 +36,9 @@ export class FileList {
     clear(tr).append(
       h('th', { scope: 'row', dataset: { field: 'file' } },
         anchor ? h('a', { href: `#${anchor}` }, name) : name,
-        report?.kind ? h('span', { class: 'sub' }, report.kind === 'run' ? 'run file' : `${report.kind} file`) : null),
+        report?.kind ? h('span', { class: 'sub' }, report.kind === 'run' ? 'run file' : `${report.kind} file`) : null,
+        // Where an imported file came from (pyperf, JMH, …: docs/importers.md).
+        i.source ? h('span', { class: 'sub', dataset: { field: 'source' }, 'data-testid': 'file-source' }, `from ${i.source}`) : null),
       cell('host', i.host),
       cell('cpu', i.cpu, { class: 'wrap' }),
       cell('kernel', i.kernel, { class: 'wrap' }),

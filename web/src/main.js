@@ -256,6 +256,7 @@ $('clear').addEventListener('click', () => {
 });
 
 watchPicker($('file-input'), add);
+watchPicker($('folder-input'), add); // a folder: its files, or one Criterion tree (intake.js)
 watchDrops(document, $('drop-overlay'), add);
 
 // Sharing (state.js, export.js): a report's embedded files first, then ?url=;
