@@ -42,11 +42,11 @@ test('?url= loads every listed file (relative and absolute)', { timeout: 120_000
 
     // The controls are reachable from the keyboard, in order.
     const focused = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
       focused.push(await page.evaluate(() => document.activeElement?.dataset.testid ?? document.activeElement?.tagName));
     }
-    const order = ['file-input', 'quantile-type', 'confidence', 'resamples', 'seed', 'clear'].map((id) => focused.indexOf(id));
+    const order = ['file-input', 'quantile-type', 'confidence', 'resamples', 'seed', 'export-report', 'clear'].map((id) => focused.indexOf(id));
     assert.ok(order.every((i, k) => i >= 0 && (k === 0 || order[k - 1] < i)), `tab order: ${focused}`);
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
