@@ -103,18 +103,66 @@ function chartSvgs(figure) {
     !s.parentElement?.closest('svg') && !s.closest('[class*="-swatches"]') && !s.classList.contains('legend'));
 }
 
+const NS = 'http://www.w3.org/2000/svg';
+
+function svgEl(tag, attrs, text) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text != null) el.textContent = text; // labels come from files: text, never markup
+  return el;
+}
+
+/**
+ * Plot's categorical legends are HTML (a swatch and a label per series):
+ * redrawn as SVG where they sit on screen, so an exported chart keeps its key.
+ */
+function swatchesSvg(figure) {
+  const out = [];
+  for (const box of figure.querySelectorAll('.chart-body [class*="-swatches"]')) {
+    const origin = box.getBoundingClientRect();
+    const g = svgEl('g', {});
+    for (const sw of box.querySelectorAll('[class$="-swatch"]')) {
+      const mark = sw.querySelector('svg');
+      const label = sw.textContent.trim();
+      const cs = getComputedStyle(sw);
+      if (mark) {
+        const r = mark.getBoundingClientRect();
+        const inner = mark.cloneNode(true);
+        inner.setAttribute('x', r.left - origin.left);
+        inner.setAttribute('y', r.top - origin.top);
+        inner.setAttribute('fill', getComputedStyle(mark).fill);
+        g.append(inner);
+      }
+      const range = document.createRange();
+      range.selectNodeContents(sw);
+      const rects = [...range.getClientRects()];
+      const text = rects[rects.length - 1] ?? sw.getBoundingClientRect();
+      g.append(svgEl('text', {
+        x: (mark ? mark.getBoundingClientRect().right + 4 : text.left) - origin.left,
+        y: text.top - origin.top + text.height / 2,
+        'dominant-baseline': 'central',
+        style: `fill:${cs.color};font-family:${cs.fontFamily};font-size:${cs.fontSize}`,
+      }, label));
+    }
+    out.push({ g, width: origin.width, height: origin.height });
+  }
+  return out;
+}
+
 /**
  * A standalone SVG document of the figure's charts: every element's computed
- * paint and font inlined (the page's colours are CSS variables), the charts
- * stacked, on the page's card background.
+ * paint and font inlined (the page's colours are CSS variables), the
+ * legends and charts stacked, on the page's card background.
  */
 export function figureSvg(figure) {
   const svgs = chartSvgs(figure);
   if (!svgs.length) return null;
-  const ns = 'http://www.w3.org/2000/svg';
+  const ns = NS;
+  const keys = swatchesSvg(figure);
   const boxes = svgs.map((s) => s.getBoundingClientRect());
-  const width = Math.ceil(Math.max(...boxes.map((b) => b.width)));
-  const height = Math.ceil(boxes.reduce((a, b) => a + b.height, 0));
+  const top = Math.ceil(keys.reduce((a, k) => a + k.height, 0));
+  const width = Math.ceil(Math.max(...boxes.map((b) => b.width), ...keys.map((k) => k.width)));
+  const height = top + Math.ceil(boxes.reduce((a, b) => a + b.height, 0));
   const out = document.createElementNS(ns, 'svg');
   out.setAttribute('xmlns', ns);
   out.setAttribute('width', width);
@@ -126,6 +174,11 @@ export function figureSvg(figure) {
     .forEach(([k, v]) => rect.setAttribute(k, v));
   out.append(rect);
   let y = 0;
+  for (const k of keys) {
+    k.g.setAttribute('transform', `translate(0,${y})`);
+    out.append(k.g);
+    y += k.height;
+  }
   svgs.forEach((svg, i) => {
     const clone = svg.cloneNode(true);
     const walk = (el, copy, parentStyle) => {
