@@ -267,6 +267,13 @@ test('charts export as SVG and PNG, tables as CSV with the raw numbers', { timeo
     const width = png.bytes.readUInt32BE(16);
     const shown = await fig.locator('.chart-body svg').first().evaluate((s) => s.getBoundingClientRect().width);
     assert.equal(width, 2 * Math.ceil(shown), 'drawn at twice its size');
+
+    // A chart with a legend keeps it: every series label is in the SVG.
+    const clocksFig = page.locator('[data-testid=clocks-cell] figure.chart').first();
+    const labels = await clocksFig.locator('[class$="-swatch"]').allTextContents();
+    assert.ok(labels.length > 2, 'the read-cost chart has a legend');
+    const withKey = (await save(clocksFig.locator('[data-testid=export-svg]'))).bytes.toString('utf8');
+    for (const l of labels) assert.ok(withKey.includes(`>${l.trim()}</text>`), `legend label ${l} in the SVG`);
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);
