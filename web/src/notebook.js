@@ -15,6 +15,7 @@ import { samplesCell } from './samples.js';
 import { copyCell } from './copy.js';
 import { allocCell } from './alloc.js';
 import { traceCell } from './trace.js';
+import { bottleneckCell } from './bottleneck.js';
 import { quantileName } from './quantiles.js';
 
 export class Notebook {
@@ -62,6 +63,7 @@ export class Notebook {
       if (report.copy) cells.push(copyCell(report, key, ctx));
       if (report.alloc) cells.push(allocCell(report, key, ctx));
       if (report.trace) cells.push(traceCell(report, key, ctx));
+      if (report.bottleneck) cells.push(bottleneckCell(report, key));
       if (report.samples) cells.push(samplesCell(report, key, quantileName));
       if (!cells.length) {
         cells.push(h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
