@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
 use tickbook_analysis::report::{
-    analyze_bytes, analyze_entries, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport, FileReport,
-    OpsView, Options, SamplesReport,
+    analyze_bytes, analyze_entries, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport,
+    FileReport, OpsView, Options, SamplesReport,
 };
 use tickbook_analysis::report::{compare_files, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
@@ -477,11 +477,20 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
 fn render_execution_stats(out: &mut String, s: &SamplesReport) {
     let ci = |c: &Option<tickbook_analysis::stats::bootstrap::BootstrapCi>| {
         c.as_ref()
-            .map(|c| format!("{} [{}, {}]", sig(c.estimate, 4), sig(c.lo, 4), sig(c.hi, 4)))
+            .map(|c| {
+                format!(
+                    "{} [{}, {}]",
+                    sig(c.estimate, 4),
+                    sig(c.lo, 4),
+                    sig(c.hi, 4)
+                )
+            })
             .unwrap_or_else(|| "-".into())
     };
     for x in &s.series {
-        let Some(e) = &x.execution_stats else { continue };
+        let Some(e) = &x.execution_stats else {
+            continue;
+        };
         if e.executions < 2 {
             continue;
         }
@@ -499,7 +508,12 @@ fn render_execution_stats(out: &mut String, s: &SamplesReport) {
                 );
             }
         } else if let Some(b) = &e.mean_bootstrap {
-            let _ = write!(line, "; mean {} {} (bootstrap CI)", ci(&Some(b.clone())), x.unit);
+            let _ = write!(
+                line,
+                "; mean {} {} (bootstrap CI)",
+                ci(&Some(b.clone())),
+                x.unit
+            );
         }
         let _ = write!(
             line,
@@ -511,8 +525,38 @@ fn render_execution_stats(out: &mut String, s: &SamplesReport) {
         let _ = writeln!(out, "{line}");
     }
     for x in &s.series {
-        if let Some(t) = &x.tool_statistics {
-            let _ = writeln!(out, "   tool's own figures for {}: {t}", x.name);
+        if let Some(t) = x.tool_statistics.as_ref().and_then(|t| t.as_object()) {
+            // One number per statistic: a point estimate, a value, or a pair.
+            let num = |v: &serde_json::Value| v.as_f64().map(|f| sig(f, 5));
+            let parts: Vec<String> = t
+                .iter()
+                .filter_map(|(k, v)| {
+                    let shown = num(v)
+                        .or_else(|| {
+                            ["point_estimate", "estimate", "value"]
+                                .iter()
+                                .find_map(|f| v.get(*f).and_then(num))
+                        })
+                        .or_else(|| {
+                            let a = v.as_array()?;
+                            Some(format!(
+                                "[{}]",
+                                a.iter()
+                                    .map(|e| num(e).unwrap_or_else(|| e.to_string()))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ))
+                        })
+                        .or_else(|| v.as_str().map(str::to_string))?;
+                    Some(format!("{k} {shown}"))
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "   tool's own figures for {}: {}",
+                x.name,
+                parts.join(", ")
+            );
         }
     }
 }
