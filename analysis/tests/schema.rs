@@ -1031,6 +1031,7 @@ fn retype_data(suite: Option<&Value>, data: &Value) -> Option<Value> {
         "ops" => via::<OpsData>(data),
         "copy" => via::<CopyData>(data),
         "alloc" => via::<AllocData>(data),
+        "trace" => via::<TraceData>(data),
         _ => None,
     }
 }
@@ -1246,6 +1247,139 @@ fn bernoulli_and_ops_data_are_checked() {
         // A failed suite's data is not checked (partial data is allowed).
         let idx = if name.starts_with("bernoulli") { 2 } else { 3 };
         d["suites"][idx]["status"] = json!("failed");
+        assert_valid(&v, &format!("{name}, suite failed"), &d);
+    }
+}
+
+fn full_trace() -> TraceData {
+    TraceData {
+        metrics: vec![
+            TraceMetric {
+                name: "wall_ns".into(),
+                unit: "ns".into(),
+                class: "software".into(),
+                source: "clock_gettime".into(),
+                description: Some("length of the interval".into()),
+            },
+            TraceMetric {
+                name: "progress".into(),
+                unit: "work units".into(),
+                class: "progress".into(),
+                source: "workload".into(),
+                description: None,
+            },
+            TraceMetric {
+                name: "compress.matches".into(),
+                unit: "count".into(),
+                class: "instrumentation".into(),
+                source: "workload_counter".into(),
+                description: None,
+            },
+        ],
+        unavailable: vec![UnavailableMetric {
+            name: "cycles".into(),
+            source: "perf_event".into(),
+            reason: "perf_event_open: No such file or directory (ENOENT, errno 2)".into(),
+        }],
+        workloads: vec![TraceWorkload {
+            name: "compress".into(),
+            description: "LZ77".into(),
+            interval_ns: 1e7,
+            levels: vec![
+                InstrumentationLevel {
+                    level: 0,
+                    description: "uninstrumented".into(),
+                    counters: 0,
+                },
+                InstrumentationLevel {
+                    level: 1,
+                    description: "matches".into(),
+                    counters: 1,
+                },
+            ],
+            runs: vec![
+                TraceRun {
+                    level: 0,
+                    repetition: 0,
+                    wall_ns: 2.5e7,
+                    instrumentation_count: 0,
+                    columns: vec!["wall_ns".into(), "progress".into()],
+                    records: vec![vec![1e7, 30.0], vec![1e7, 32.0], vec![5e6, 16.0]],
+                },
+                TraceRun {
+                    level: 1,
+                    repetition: 0,
+                    wall_ns: 2.6e7,
+                    instrumentation_count: 9,
+                    columns: vec!["wall_ns".into(), "progress".into(), "compress.matches".into()],
+                    records: vec![vec![1e7, 30.0, 4.0], vec![1e7, 32.0, 5.0], vec![6e6, 16.0, 0.0]],
+                },
+            ],
+        }],
+    }
+}
+
+/// A trace suite validates, reads back equal, and its data is checked when
+/// the suite is complete (by the schema and, where it can, the reader).
+#[test]
+fn trace_data_validates_and_is_checked() {
+    let v = validator();
+    let mut run = full_run();
+    run.suites.push(Suite {
+        suite: "trace".into(),
+        status: "complete".into(),
+        error: None,
+        started_at: "2025-11-21T12:00:04Z".into(),
+        ended_at: "2025-11-21T12:00:05Z".into(),
+        config: json!({"quick": true}),
+        fallbacks: vec![],
+        data: serde_json::to_value(full_trace()).unwrap(),
+    });
+    check_run_both_ways(&v, "run with trace", &run);
+    match read_document("t.json", serde_json::to_vec(&run).unwrap().as_slice()) {
+        Ok(Document::Run(doc)) => assert_eq!(doc.trace, Some(full_trace())),
+        other => panic!("{other:?}"),
+    }
+    let value = serde_json::to_value(&run).unwrap();
+    let at = value["suites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["suite"] == "trace")
+        .unwrap();
+    // Rejected by both the schema and the reader.
+    let both: [(&str, fn(&mut Value)); 4] = [
+        ("trace wall_ns 0", |d| d["workloads"][0]["runs"][0]["wall_ns"] = json!(0)),
+        ("trace level a string", |d| d["workloads"][0]["runs"][1]["level"] = json!("1")),
+        ("trace without metrics", |d| {
+            d.as_object_mut().unwrap().remove("metrics");
+        }),
+        ("trace record value a string", |d| {
+            d["workloads"][0]["runs"][0]["records"][0][1] = json!("30")
+        }),
+    ];
+    // The reader's cross-checks the schema cannot express.
+    let reader_only: [(&str, fn(&mut Value)); 2] = [
+        ("trace column not a metric", |d| {
+            d["workloads"][0]["runs"][0]["columns"][1] = json!("nope")
+        }),
+        ("trace short record", |d| {
+            d["workloads"][0]["runs"][1]["records"][2] = json!([1e6, 2.0])
+        }),
+    ];
+    for (name, f) in both.iter().chain(reader_only.iter()) {
+        let mut d = value.clone();
+        f(&mut d["suites"][at]["data"]);
+        let in_schema = both.iter().any(|(n, _)| n == name);
+        if in_schema {
+            assert_invalid(&v, name, &d);
+        }
+        assert!(
+            read_document("m.json", d.to_string().as_bytes()).is_err(),
+            "{name}: the reader accepts it"
+        );
+        // A failed suite's data is not checked by the schema.
+        d["suites"][at]["status"] = json!("failed");
         assert_valid(&v, &format!("{name}, suite failed"), &d);
     }
 }

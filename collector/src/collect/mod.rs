@@ -19,6 +19,7 @@ mod progress;
 mod scan;
 mod signals;
 mod timefmt;
+mod trace;
 mod tsc;
 
 use std::io::Write;
@@ -57,10 +58,22 @@ const SUITES: &[SuiteDef] = &[
         name: "bottleneck",
         run: bottleneck::run,
     },
+    SuiteDef {
+        name: "trace",
+        run: trace::run,
+    },
 ];
 
 /// Names for the command line; kept in step with [`SUITES`] by a test.
-const SUITE_NAMES: &[&str] = &["clocks", "bernoulli", "ops", "copy", "alloc", "bottleneck"];
+const SUITE_NAMES: &[&str] = &[
+    "clocks",
+    "bernoulli",
+    "ops",
+    "copy",
+    "alloc",
+    "bottleneck",
+    "trace",
+];
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {

@@ -1,0 +1,185 @@
+//! End to end: `tickbook collect trace --quick` through the real binary, the
+//! file read by the analysis crate's reader, and the properties the trace
+//! suite promises checked on the data.
+
+use std::process::Command;
+use std::time::Instant;
+
+use tickbook_analysis::format::{TraceData, TraceRun};
+use tickbook_analysis::read::{read_document, Document};
+
+fn col(run: &TraceRun, name: &str) -> Option<Vec<f64>> {
+    let i = run.columns.iter().position(|c| c == name)?;
+    Some(run.records.iter().map(|r| r[i]).collect())
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[test]
+fn quick_trace_has_workloads_levels_and_overhead() {
+    let out = std::env::temp_dir().join(format!("tickbook-test-trace-{}.json", std::process::id()));
+    let t0 = Instant::now();
+    let res = Command::new(env!("CARGO_BIN_EXE_tickbook"))
+        .args(["collect", "trace", "--quick", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run tickbook");
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    println!(
+        "collect trace --quick took {:.1} s\n{stderr}",
+        t0.elapsed().as_secs_f64()
+    );
+    assert!(res.status.success(), "{stderr}");
+    let bytes = std::fs::read(&out).expect("output file exists");
+    let doc = read_document("trace.json", &bytes).expect("the reader accepts the file");
+    let Document::Run(run) = doc else {
+        panic!("expected a run file")
+    };
+    let suite = run.run.suites.iter().find(|s| s.suite == "trace").unwrap();
+    assert_eq!(suite.status, "complete");
+    let d: TraceData = run.trace.clone().expect("trace data parsed");
+
+    // Workloads of different character, each with its own interval.
+    let names: Vec<&str> = d.workloads.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(names, ["compress", "game_tree", "simulate"]);
+
+    let metric = |n: &str| d.metrics.iter().find(|m| m.name == n);
+    for m in &d.metrics {
+        assert!(!m.source.is_empty() && !m.class.is_empty(), "{m:?}");
+    }
+    // Software metrics always come from somewhere; each says where.
+    for n in [
+        "wall_ns",
+        "progress",
+        "task_clock",
+        "minor_faults",
+        "major_faults",
+    ] {
+        assert!(metric(n).is_some(), "metric {n} missing: {:?}", d.metrics);
+    }
+    assert_eq!(metric("progress").unwrap().class, "progress");
+    // Every metric asked for is either recorded or listed with a reason.
+    for n in [
+        "cycles",
+        "instructions",
+        "cache_misses",
+        "branch_misses",
+        "llc_read_misses",
+        "dtlb_read_misses",
+        "task_clock",
+        "context_switches",
+    ] {
+        let listed = d.unavailable.iter().find(|u| u.name == n);
+        assert!(
+            metric(n).is_some() != listed.is_some(),
+            "{n}: recorded {:?}, unavailable {listed:?}",
+            metric(n)
+        );
+        if let Some(u) = listed {
+            assert!(u.reason.len() > 10, "{u:?}");
+        }
+    }
+    // This machine (a VM without a PMU) refuses hardware events: then they
+    // must be listed with the kernel's errno.
+    if metric("cycles").is_none() {
+        let u = d.unavailable.iter().find(|u| u.name == "cycles").unwrap();
+        assert_eq!(u.source, "perf_event");
+        assert!(u.reason.contains("errno"), "{}", u.reason);
+    }
+
+    for w in &d.workloads {
+        let levels: Vec<u32> = w.levels.iter().map(|l| l.level).collect();
+        assert_eq!(levels, [0, 1, 2, 3], "{}", w.name);
+        assert_eq!(w.levels[0].counters, 0);
+        assert!(w.levels.windows(2).all(|p| p[0].counters < p[1].counters));
+        let at = |l: u32| w.runs.iter().filter(move |r| r.level == l);
+        assert!(at(0).count() >= 3, "{}: baselines", w.name);
+        for l in 1..=3 {
+            assert!(at(l).count() >= 2, "{} level {l}", w.name);
+        }
+        for r in &w.runs {
+            let what = format!("{} level {} #{}", w.name, r.level, r.repetition);
+            assert!(
+                r.records.len() >= 100,
+                "{what}: {} records",
+                r.records.len()
+            );
+            let progress = col(r, "progress").unwrap();
+            assert!(progress.iter().sum::<f64>() > 0.0, "{what}");
+            // Most intervals make progress (the workload never stalls).
+            let moving = progress.iter().filter(|&&p| p > 0.0).count();
+            assert!(moving * 10 >= progress.len() * 9, "{what}: {moving}");
+            // Intervals are about the workload's interval (the last is the
+            // partial tail).
+            let wall = col(r, "wall_ns").unwrap();
+            let med = median(wall.clone());
+            assert!(
+                (med / w.interval_ns - 1.0).abs() < 0.2,
+                "{what}: median interval {med} ns for {}",
+                w.interval_ns
+            );
+            let total: f64 = wall.iter().sum();
+            assert!(
+                total >= r.wall_ns * 0.98,
+                "{what}: {total} vs {}",
+                r.wall_ns
+            );
+            // The workload thread was on a CPU most of the time.
+            let cpu: f64 = col(r, "task_clock").unwrap().iter().sum();
+            assert!(cpu > 0.5 * r.wall_ns, "{what}: task clock {cpu}");
+            // Instrumentation counts exist from level 1, and their columns
+            // sum to instrumentation_count.
+            let instr: Vec<&String> = r
+                .columns
+                .iter()
+                .filter(|c| c.starts_with(&format!("{}.", w.name)))
+                .collect();
+            assert_eq!(instr.len() as u32, w.levels[r.level as usize].counters);
+            let summed: f64 = instr
+                .iter()
+                .map(|c| col(r, c).unwrap().iter().sum::<f64>())
+                .sum();
+            assert_eq!(summed, r.instrumentation_count as f64, "{what}");
+            if r.level == 0 {
+                assert_eq!(r.instrumentation_count, 0, "{what}");
+            }
+        }
+        // The same work at every level: counts grow with the level.
+        let mean_count = |l: u32| {
+            let v: Vec<f64> = at(l).map(|r| r.instrumentation_count as f64).collect();
+            v.iter().sum::<f64>() / v.len() as f64
+        };
+        for l in 1..=3 {
+            assert!(mean_count(l) > mean_count(l - 1), "{} level {l}", w.name);
+        }
+        // The same work: total progress is identical in every run.
+        let work: Vec<f64> = w
+            .runs
+            .iter()
+            .map(|r| col(r, "progress").unwrap().iter().sum())
+            .collect();
+        assert!(work.iter().all(|&x| x == work[0]), "{}: {work:?}", w.name);
+        // The highest level costs time: its median wall time against the
+        // baselines' median (by a margin above run-to-run noise).
+        let wall = |l: u32| median(at(l).map(|r| r.wall_ns).collect());
+        let overhead = wall(3) / wall(0) - 1.0;
+        println!(
+            "{}: overhead L1 {:+.1}% L2 {:+.1}% L3 {:+.1}%",
+            w.name,
+            100.0 * (wall(1) / wall(0) - 1.0),
+            100.0 * (wall(2) / wall(0) - 1.0),
+            100.0 * overhead
+        );
+        assert!(overhead > 0.03, "{}: level 3 overhead {overhead}", w.name);
+    }
+    // Instrumentation did not change any result.
+    assert!(
+        !suite.fallbacks.iter().any(|f| f.contains("checksum")),
+        "{:?}",
+        suite.fallbacks
+    );
+    let _ = std::fs::remove_file(&out);
+}
