@@ -13,6 +13,8 @@ import { chromium } from 'playwright-core';
 import {
   FIXTURES, WEB_DIST, CHROMIUM, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot,
 } from './harness.mjs';
+import { csvField } from '../../web/src/export.js';
+import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/state.js';
 
 let tmp, results, server;
 const RUN = 'clocks-ops.json';
@@ -112,6 +114,42 @@ function assertSameNumbers(actual, expected, what) {
   });
   assert.deepEqual(diffs.slice(0, 10), [], `${what}: ${diffs.length} numbers differ`);
 }
+
+test('CSV fields: RFC 4180 quoting, formulas neutralised, numbers kept', () => {
+  assert.equal(csvField('plain'), 'plain');
+  assert.equal(csvField('a,b'), '"a,b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField('two\nlines'), '"two\nlines"');
+  assert.equal(csvField('=1+1'), "'=1+1");
+  assert.equal(csvField('@SUM(A1)'), "'@SUM(A1)");
+  assert.equal(csvField('+33 6'), "'+33 6");
+  assert.equal(csvField('-cmd'), "'-cmd");
+  assert.equal(csvField('-1.5'), '-1.5');
+  assert.equal(csvField('2e-9'), '2e-9');
+  assert.equal(csvField(null), '');
+});
+
+test('link state: only known fields of the right type are taken; a link round-trips', () => {
+  const defaults = { quantile_type: 7, confidence: 0.95, bootstrap: { resamples: 2000, seed: 5, confidence: 0.95 }, linkage: 'average' };
+  const o = restoreOptions(defaults, { o: { confidence: 0.9, quantile_type: 'x', bootstrap: { seed: 'NaN', resamples: 10 }, evil: 1, linkage: 'ward' } });
+  assert.deepEqual(o, { quantile_type: 7, confidence: 0.9, bootstrap: { resamples: 10, seed: 5, confidence: 0.95 }, linkage: 'ward' });
+  assert.deepEqual(restoreOptions(defaults, { o: [1, 2] }), defaults);
+
+  const views = new Map();
+  restoreViews(views, ['f1', 'f2'], { v: [{ form: 5, filter: 'div', sort: { key: 'name', dir: 'up' }, statistic: null, extra: '<b>' }, 'junk'] });
+  assert.deepEqual(views.get('f1'), { filter: 'div', statistic: null });
+  assert.equal(views.has('f2'), false);
+
+  const state = currentState({ options: { ...o, confidence: 0.99 }, views: [{ form: 'throughput', sort: { key: null, dir: -1 }, calibratedFor: { huge: true } }] });
+  assert.deepEqual(state, { o: { confidence: 0.99, bootstrap: { resamples: 10 }, linkage: 'ward' }, v: [{ form: 'throughput', sort: { key: null, dir: -1 } }] });
+  const hash = stateHash(state);
+  assert.match(hash, /^#s=%7B/);
+  assert.deepEqual(initialState(null, hash), state);
+  // A mangled link falls back to the report's state, then to none.
+  assert.deepEqual(initialState({ state: { o: { confidence: 0.9 } } }, '#s=%7Bbroken'), { o: { confidence: 0.9 } });
+  assert.equal(initialState(null, '#cell-f1-clocks'), null);
+  assert.equal(stateHash({}), '');
+});
 
 const liveUrl = () => `${server.url}?url=/results/${RUN}&url=/results/${SAMPLES}`;
 

@@ -59,14 +59,15 @@ export function restoreOptions(defaultOptions, state) {
   return overlay(defaultOptions, state?.o);
 }
 
-function sanitize(value, type) {
+function sanitize(value, type, nested = false) {
   if (value === null) return null;
   if (typeof type === 'string') return typeof value === type && (type !== 'number' || Number.isFinite(value)) ? value : undefined;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const out = {};
   for (const [k, t] of Object.entries(type)) {
-    const v = sanitize(value[k], t);
+    const v = sanitize(value[k], t, true);
     if (v !== undefined) out[k] = v;
+    else if (nested) return undefined; // a half-valid choice (sort without dir) is no choice
   }
   return out;
 }
