@@ -272,7 +272,7 @@ fn export_fit(r: &FileReport, form: &str, out: &std::path::Path) -> Result<(), S
 /// The `.json` files under `root` as (path relative to `root`, bytes), for
 /// `analyze_entries`. Symbolic links are not followed (no cycles); at most
 /// 100 000 files.
-fn read_tree(root: &std::path::Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+pub(crate) fn read_tree(root: &std::path::Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {

@@ -9,8 +9,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
-  FIXTURES, ARTIFACTS, checkPrerequisites, tempDir, analyzeJson, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  FIXTURES, ARTIFACTS, WEB_DIST, checkPrerequisites, tempDir, tickbook, analyzeJson, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
 } from './harness.mjs';
 
 const IMPORT = path.join(FIXTURES, 'import');
@@ -116,6 +117,27 @@ test('every import fixture loads in the page with the CLI\'s numbers and its ori
     assert.deepEqual(problems.pageErrors, [], 'page errors');
     assert.deepEqual(problems.consoleErrors, [], 'console errors');
     assert.deepEqual(problems.foreignRequests, [], 'requests that did not go to the local server');
+  } finally {
+    await close();
+  }
+});
+
+test('tickbook report takes a Criterion folder and an imported file', { timeout: 120_000 }, async () => {
+  const out = path.join(tmp, 'imported.html');
+  const suite = path.join(IMPORT, 'pyperf/suite.json');
+  await tickbook(['report', FOLDER, suite, '-o', out, '--web-root', WEB_DIST]);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(pathToFileURL(out).href);
+    await waitForFiles(page, 2, 60_000);
+    for (const [file, want] of [[FOLDER, expected[FOLDER_NAME]], [suite, expected['suite.json']]]) {
+      const shown = await summaryOf(page, file);
+      for (const s of want.samples.series) {
+        assert.ok(sameNumber(num(shown[s.name]?.mean), s.summary.mean), `${file} ${s.name}: mean in the report`);
+      }
+    }
+    assert.deepEqual(problems.pageErrors, [], 'page errors');
+    assert.deepEqual(problems.consoleErrors, [], 'console errors');
   } finally {
     await close();
   }

@@ -146,6 +146,20 @@ pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadErr
     })
 }
 
+/// A folder's files as the one document the page reads (`Format::Folder`),
+/// for front ends that pass bytes around (`tickbook report DIR`). Files are
+/// JSON text; bytes that are not UTF-8 are replaced (and then fail to parse
+/// with a message, as they would alone).
+pub fn folder_bundle(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let entries: Vec<Value> = entries
+        .iter()
+        .map(|(p, b)| serde_json::json!({"path": p, "text": String::from_utf8_lossy(b)}))
+        .collect();
+    serde_json::json!({"tickbook_folder": 1, "entries": entries})
+        .to_string()
+        .into_bytes()
+}
+
 /// The page's folder bundle: entries as (path, bytes), then the folder reader.
 fn folder(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
     let o = cx.obj(v, "")?;
