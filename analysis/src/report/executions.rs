@@ -5,7 +5,7 @@
 use super::Options;
 use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, BootstrapOptions};
 use crate::stats::executions::{
-    cv_overall, cv_within, executions_needed, hierarchical_ci, impact_factor_ci, mean_of_means,
+    cv_overall, cv_within, executions_needed, hierarchical_cis, impact_factor_ci, mean_of_means,
     optimal_measurements, random_effects, ImpactOptions, RandomEffects,
 };
 use crate::stats::modes::{detect_modes, Modes};
@@ -56,8 +56,14 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
     let single = executions.iter().all(|e| e.len() == 1);
     let b = &o.bootstrap;
     let re = random_effects(executions, o.confidence).filter(|_| !single);
-    let hier = |stat: fn(&[Vec<f64>]) -> f64| {
-        hierarchical_ci(executions, stat, b).filter(|c| c.estimate.is_finite())
+    // The three hierarchical bootstraps in one pass (same seed, same
+    // replicates as three separate calls).
+    let [mean_h, cv_w, cv_o]: [Option<BootstrapCi>; 3] = {
+        let stats: [fn(&[Vec<f64>]) -> f64; 3] = [mean_of_means, cv_within, cv_overall];
+        let mut cis = hierarchical_cis(executions, &stats, b)
+            .into_iter()
+            .map(|c| c.filter(|c| c.estimate.is_finite()));
+        [(); 3].map(|_| cis.next().flatten())
     };
     let impact_b = BootstrapOptions {
         resamples: o.impact_resamples,
@@ -83,15 +89,15 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
     Some(ExecutionStats {
         executions: executions.len(),
         single_measurement: single,
-        mean_hierarchical: (!single).then(|| hier(mean_of_means)).flatten(),
+        mean_hierarchical: if single { None } else { mean_h },
         mean_bootstrap: single
             .then(|| {
                 let xs: Vec<f64> = executions.iter().flatten().copied().collect();
                 percentile_ci(&xs, mean, b)
             })
             .flatten(),
-        cv_within: (!single).then(|| hier(cv_within)).flatten(),
-        cv_overall: hier(cv_overall),
+        cv_within: if single { None } else { cv_w },
+        cv_overall: cv_o,
         impact_factor: (!single && executions.len() > 1)
             .then(|| impact_factor_ci(executions, &o.impact, &impact_b))
             .flatten(),

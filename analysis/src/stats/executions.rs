@@ -113,6 +113,42 @@ pub fn hierarchical_ci(
     interval_from(stat(executions), reps, opts)
 }
 
+/// [`hierarchical_ci`] of several statistics at once: with one seed every
+/// statistic sees the same replicates, so one resampling pass gives each the
+/// interval its own call would (and costs one pass, not one per statistic).
+pub fn hierarchical_cis(
+    executions: &[Vec<f64>],
+    stats: &[fn(&[Vec<f64>]) -> f64],
+    opts: &BootstrapOptions,
+) -> Vec<Option<BootstrapCi>> {
+    if executions.is_empty() || executions.iter().any(|e| e.is_empty()) || opts.resamples == 0 {
+        return vec![None; stats.len()];
+    }
+    let mut r = rng(opts.seed);
+    let mut sample: Vec<Vec<f64>> = executions.iter().map(|e| vec![0.0; e.len()]).collect();
+    let mut reps: Vec<Vec<f64>> = stats
+        .iter()
+        .map(|_| Vec::with_capacity(opts.resamples))
+        .collect();
+    for _ in 0..opts.resamples {
+        for slot in sample.iter_mut() {
+            let src = &executions[r.random_range(0..executions.len())];
+            slot.resize(src.len(), 0.0);
+            for x in slot.iter_mut() {
+                *x = src[r.random_range(0..src.len())];
+            }
+        }
+        for (stat, out) in stats.iter().zip(reps.iter_mut()) {
+            out.push(stat(&sample));
+        }
+    }
+    stats
+        .iter()
+        .zip(reps)
+        .map(|(stat, reps)| interval_from(stat(executions), reps, opts))
+        .collect()
+}
+
 /// CI of the ratio of two means (`a` over `b`), each a mean of execution
 /// means: every replicate resamples both sides hierarchically and
 /// independently, and the interval is the percentile interval of the ratios.
@@ -156,9 +192,26 @@ pub fn mean_of_means(executions: &[Vec<f64>]) -> f64 {
 
 /// CV within executions: sqrt(pooled within variance) / grand mean.
 pub fn cv_within(executions: &[Vec<f64>]) -> f64 {
-    match random_effects(executions, 0.95) {
-        Some(re) if re.mean != 0.0 => re.s1_sq.sqrt() / re.mean,
-        _ => f64::NAN,
+    // The same S₁² and Ȳ as `random_effects`, without its t quantile: this
+    // runs once per bootstrap replicate, where the quantile dominated.
+    if executions.is_empty() || executions.iter().any(|e| e.is_empty()) {
+        return f64::NAN;
+    }
+    let moments: Vec<Welford> = executions.iter().map(|e| Welford::from_slice(e)).collect();
+    let means: Vec<f64> = moments.iter().filter_map(|w| w.mean()).collect();
+    let Some(mean) = Welford::from_slice(&means).mean() else {
+        return f64::NAN;
+    };
+    let ss: f64 = moments
+        .iter()
+        .map(|w| w.population_variance().unwrap_or(0.0) * w.count() as f64)
+        .sum();
+    let df: usize = executions.iter().map(|e| e.len() - 1).sum();
+    let s1_sq = if df > 0 { ss / df as f64 } else { 0.0 };
+    if mean != 0.0 {
+        s1_sq.sqrt() / mean
+    } else {
+        f64::NAN
     }
 }
 
@@ -285,10 +338,31 @@ pub fn executions_needed(
     if target.is_nan() || target <= 0.0 {
         return None;
     }
-    (2..=1_000_000u64).find(|&r2| {
+    let enough = |r2: u64| {
         t_two_sided(confidence, (r2 - 1) as f64)
             .is_some_and(|t| t * (per / r2 as f64).sqrt() <= target)
-    })
+    };
+    // The half-width t(r₂ − 1)·sqrt(per / r₂) falls as r₂ grows, so the
+    // first r₂ that is enough is found by doubling, then bisecting (a linear
+    // scan evaluated thousands of t quantiles).
+    const MAX: u64 = 1_000_000;
+    let (mut lo, mut hi) = (1u64, 2u64); // enough(lo) is false (or lo < 2)
+    while !enough(hi) {
+        if hi == MAX {
+            return None;
+        }
+        lo = hi;
+        hi = (hi * 2).min(MAX);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if enough(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
 }
 
 #[cfg(test)]
