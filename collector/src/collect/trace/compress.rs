@@ -246,10 +246,18 @@ fn compress_block<const L: u32>(
     end: usize,
     out: &mut Vec<u8>,
     probe: &Probe,
+    kib_before: u64,
 ) {
     let mut i = start;
     let mut lit = start;
+    // Progress per KiB inside the block: a block of long runs can take
+    // milliseconds at the higher levels, longer than a sampling interval.
+    let mut publish_at = start + 1024;
     while i + MIN_MATCH <= end {
+        if i >= publish_at {
+            probe.set_progress(kib_before + ((i - start) >> 10) as u64);
+            publish_at = i + 1024 - (i - start) % 1024;
+        }
         probe.count::<L>(3, C_POSITIONS);
         let cand = ch.insert::<L>(p, i, probe);
         let (len, dist) = find_match::<L>(ch, p, i, end, cand, probe);
@@ -322,7 +330,15 @@ impl Compress {
                 ch = Chains::new();
             }
             out.clear();
-            compress_block::<L>(&mut ch, p, b * BLOCK, (b + 1) * BLOCK, &mut out, probe);
+            compress_block::<L>(
+                &mut ch,
+                p,
+                b * BLOCK,
+                (b + 1) * BLOCK,
+                &mut out,
+                probe,
+                unit * (BLOCK as u64 >> 10),
+            );
             check = check
                 .rotate_left(5)
                 .wrapping_add(out.len() as u64)
@@ -340,7 +356,7 @@ impl Compress {
         for b in 0..n {
             let mut out = Vec::new();
             let (s, e) = (b * BLOCK, (b + 1) * BLOCK);
-            compress_block::<3>(&mut ch, &self.input, s, e, &mut out, &probe);
+            compress_block::<3>(&mut ch, &self.input, s, e, &mut out, &probe, 0);
             if decompress(&self.input[..s], &out).as_deref() != Some(&self.input[s..e]) {
                 return Err(format!(
                     "compress: block {b} does not decompress to its input"
@@ -414,7 +430,7 @@ mod tests {
         let probe = Probe::default();
         let mut ch = Chains::new();
         let mut out = Vec::new();
-        compress_block::<0>(&mut ch, &c.input, 0, BLOCK, &mut out, &probe);
+        compress_block::<0>(&mut ch, &c.input, 0, BLOCK, &mut out, &probe, 0);
         assert!(out.len() < BLOCK * 3 / 4, "text block: {}", out.len());
         assert_eq!(probe.total(), 0);
     }
@@ -425,7 +441,7 @@ mod tests {
         let probe = Probe::default();
         let mut ch = Chains::new();
         let mut out = Vec::new();
-        compress_block::<3>(&mut ch, &p, 0, p.len(), &mut out, &probe);
+        compress_block::<3>(&mut ch, &p, 0, p.len(), &mut out, &probe, 0);
         assert_eq!(decompress(&[], &out).unwrap(), p);
         // "abcd" literal, one match of 8, "XYZ" literal.
         assert_eq!(probe.counter(C_LITERALS), 7);

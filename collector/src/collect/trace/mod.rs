@@ -497,15 +497,41 @@ fn summarize(d: &TraceData) -> Vec<String> {
                 .collect();
             median(&mut v)
         };
-        let base = med(0);
+        // CPU time of the workload thread (task_clock over the run): on a
+        // busy machine wall time also holds other processes' time.
+        let cpu_med = |l: u32| {
+            let mut v: Vec<f64> = w
+                .runs
+                .iter()
+                .filter(|r| r.level == l)
+                .filter_map(|r| {
+                    let i = r.columns.iter().position(|c| c == "task_clock")?;
+                    Some(r.records.iter().map(|x| x[i]).sum::<f64>())
+                })
+                .collect();
+            median(&mut v)
+        };
+        let (base, cpu_base) = (med(0), cpu_med(0));
         let over: Vec<String> = w
             .levels
             .iter()
             .filter(|l| l.level > 0)
-            .map(|l| format!("L{} {:+.1}%", l.level, 100.0 * (med(l.level) / base - 1.0)))
+            .map(|l| {
+                let cpu = 100.0 * (cpu_med(l.level) / cpu_base - 1.0);
+                let cpu = if cpu.is_finite() {
+                    format!(" (CPU time {cpu:+.1}%)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "L{} {:+.1}%{cpu}",
+                    l.level,
+                    100.0 * (med(l.level) / base - 1.0)
+                )
+            })
             .collect();
         lines.push(format!(
-            "{}: {} runs, {}–{} records of {:.0} ms, level-0 median {:.2} s; overhead {}",
+            "{}: {} runs, {}–{} records of {:.0} ms, level-0 median {:.2} s; wall-time overhead {}",
             w.name,
             w.runs.len(),
             recs.iter().min().unwrap_or(&0),
@@ -530,6 +556,39 @@ mod tests {
         // SAFETY: ts is a valid out pointer.
         unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
         ts.tv_sec as f64 * 1e9 + ts.tv_nsec as f64
+    }
+
+    /// Each counter counts exactly from its declared level up: catches a
+    /// counter index that does not match its definition.
+    #[test]
+    fn counters_run_from_their_declared_level() {
+        let ws: Vec<(Box<dyn Workload>, u64)> = vec![
+            (Box::new(compress::Compress::new(2 << 20)), 40),
+            (Box::new(game_tree::GameTree::new()), 2),
+            (Box::new(simulate::Simulate::new()), 2),
+        ];
+        for (w, work) in &ws {
+            let mut checks = Vec::new();
+            for l in 0..=MAX_LEVEL {
+                let p = Probe::default();
+                checks.push(w.run(l, *work, &p));
+                for (i, c) in w.counters().iter().enumerate() {
+                    assert_eq!(
+                        p.counter(i) > 0,
+                        c.level <= l,
+                        "{}.{} (level {}) at level {l}: {}",
+                        w.name(),
+                        c.name,
+                        c.level,
+                        p.counter(i)
+                    );
+                }
+                for i in w.counters().len()..counters::MAX_COUNTERS {
+                    assert_eq!(p.counter(i), 0, "{} counter {i}", w.name());
+                }
+            }
+            assert!(checks.iter().all(|&c| c == checks[0]), "{}", w.name());
+        }
     }
 
     /// Not a check: prints each level's CPU time against level 0

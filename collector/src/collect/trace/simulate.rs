@@ -14,11 +14,12 @@ const DT: f64 = 0.004;
 const SPACING: f64 = 1.12;
 const TEMPERATURE: f64 = 1.5;
 
+// Indices into COUNTERS (same order).
 const C_INTEGRATED: usize = 0;
-const C_CELLS: usize = 1;
-const C_INTERACTIONS: usize = 2;
-const C_PAIRS: usize = 3;
-const C_BINNED: usize = 4;
+const C_BINNED: usize = 1;
+const C_CELLS: usize = 2;
+const C_INTERACTIONS: usize = 3;
+const C_PAIRS: usize = 4;
 const C_REJECTED: usize = 5;
 
 const COUNTERS: &[CounterDef] = &[
