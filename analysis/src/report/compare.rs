@@ -19,7 +19,9 @@
 use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
 use crate::read::{read_document, Document, RunDocument};
-use crate::stats::bootstrap::{interval_from, mean, median, percentile_ci, rng, BootstrapCi};
+use crate::stats::bootstrap::{
+    interval_from, mean, median, median_in_place, percentile_ci, rng, BootstrapCi,
+};
 use crate::stats::compare::{differ, relative_difference, Est};
 use crate::stats::executions::{random_effects, ratio_of_means_ci};
 use rand::RngExt;
@@ -396,24 +398,6 @@ fn ratio_of_medians_ci(a: &[f64], b: &[f64], o: &Options) -> Option<BootstrapCi>
         reps.push(median_in_place(&mut ba) / median_in_place(&mut bb));
     }
     interval_from(median(a) / median(b), reps, bo)
-}
-
-/// The type 7 median, reordering `xs` (select instead of sort: the
-/// bootstrap above runs it thousands of times).
-fn median_in_place(xs: &mut [f64]) -> f64 {
-    let n = xs.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    let h = (n - 1) / 2;
-    let (_, m, upper) = xs.select_nth_unstable_by(h, f64::total_cmp);
-    let m = *m;
-    if n % 2 == 1 {
-        m
-    } else {
-        let next = upper.iter().copied().fold(f64::INFINITY, f64::min);
-        m + 0.5 * (next - m)
-    }
 }
 
 fn compare_suite(
