@@ -100,7 +100,14 @@ async function checkNumbers(page, w) {
   const defined = w.levels.reduce((n, l) => n + k + 2 * l.inner.filter((c) => c.correlation != null).length, 0);
   assert.equal(Number(await page.$eval('[data-testid=trace-matrices]', (f) => f.dataset.cells)), defined);
   assert.equal(await page.locator('[data-testid=trace-matrices] .trace-matrix-cell rect').count(), defined);
-  const points = w.levels.reduce((n, l) => n + (l.overhead == null ? 0 : l.inner.filter((c) => c.correlation != null).length), 0);
+  // The overhead chart shows every pair, or (with many pairs) those flagged at some level.
+  const shown = JSON.parse(await page.$eval('[data-testid=trace-inner-overhead]', (f) => f.dataset.shown));
+  const flaggedSomewhere = w.pairs.map((_, i) => w.levels.some((l) => l.inner[i].flagged));
+  const expectShown = w.pairs.length > 10 && flaggedSomewhere.some(Boolean)
+    ? flaggedSomewhere.flatMap((f, i) => (f ? [i] : []))
+    : w.pairs.map((_, i) => i);
+  assert.deepEqual(shown, expectShown);
+  const points = w.levels.reduce((n, l) => n + (l.overhead == null ? 0 : l.inner.filter((c, i) => c.correlation != null && shown.includes(i)).length), 0);
   assert.equal(await page.locator('[data-testid=trace-inner-overhead] .trace-point circle').count(), points);
 }
 

@@ -144,12 +144,12 @@ function workloadBlock(t, w, view, redraw) {
   if (w.pairs.length) {
     out.push(h('h4', {}, 'Inner correlation per level'));
     out.push(matrices(w));
-    out.push(overheadChart(w, 'inner'));
+    out.push(overheadChart(w, 'inner', view, redraw));
     out.push(changeTable(w, 'inner'));
   }
   if (w.reference && w.metrics.length) {
     out.push(h('h4', {}, 'Outer correlation per level'));
-    out.push(overheadChart(w, 'outer'));
+    out.push(overheadChart(w, 'outer', view, redraw));
     out.push(changeTable(w, 'outer'));
     out.push(alignmentBlock(w, view, redraw));
   }
@@ -207,9 +207,9 @@ function matrices(w) {
       const side = Math.max(140, Math.min(260, (width - 40) / Math.min(levels.length, 4) - 20));
       return Plot.plot({
         ...baseOptions(width),
-        height: side + 150,
-        marginLeft: 120,
-        marginBottom: 90,
+        height: side + 60 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
+        marginLeft: 16 + 6.5 * Math.max(...w.metrics.map((m) => m.length)),
+        marginBottom: 20 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
         fx: { domain: levels, label: null },
         x: { domain: w.metrics, label: null, tickRotate: -35 },
         y: { domain: w.metrics, label: null },
@@ -218,7 +218,7 @@ function matrices(w) {
           Plot.cell(undefinedCells, { fx: 'level', x: 'x', y: 'y', fill: 'var(--neutral-bg)', inset: 1, title }),
           Plot.cell(defined, { fx: 'level', x: 'x', y: 'y', fill: 'r', inset: 1, title, className: 'trace-matrix-cell' }),
           Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2.5, inset: 1, title }),
-          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => fmtNum(d.r, { digits: 2 }), fontSize: 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title }),
+          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => d.r.toFixed(2).replace('-', '−'), fontSize: w.metrics.length > 6 ? 8.5 : 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title }),
         ],
       });
     },
@@ -228,18 +228,26 @@ function matrices(w) {
 }
 
 /** Figures 4, 6, 7 of the seed: correlation against the instrumentation overhead. */
-function overheadChart(w, kind) {
+function overheadChart(w, kind, view, redraw) {
   const inner = kind === 'inner';
   const names = inner ? w.pairs.map((p) => p.label) : w.metrics;
+  // Many series (36 pairs of 9 metrics) drown the chart: then show those
+  // flagged at some level unless the reader asks for all.
+  const flaggedSeries = names.map((_, i) => w.levels.some((l) => l[kind][i]?.flagged));
+  const crowded = names.length > 10 && flaggedSeries.some(Boolean);
+  view.traceAll ??= {};
+  const showAll = !crowded || view.traceAll[kind] === true;
+  const shown = names.map((_, i) => showAll || flaggedSeries[i]);
   const points = [];
   for (const l of w.levels) {
     if (l.overhead == null) continue;
     l[kind].forEach((c, i) => {
-      if (c.correlation != null) points.push({ series: names[i], overhead: l.overhead * 100, r: c.correlation, level: l.level, flagged: c.flagged, change: c.change, spread: c.spread });
+      if (c.correlation != null && shown[i]) points.push({ series: names[i], overhead: l.overhead * 100, r: c.correlation, level: l.level, flagged: c.flagged, change: c.change, spread: c.spread });
     });
   }
   // The baseline spread as a band around the baseline value of each series.
   const bands = names.map((n, i) => {
+    if (!shown[i]) return null;
     const base = inner ? w.baseline.inner_mean[i] : 1;
     const s = inner ? w.baseline.inner_spread[i] : w.baseline.outer_spread[i];
     return base == null || s == null ? null : { series: n, lo: inner ? base - s : 1 - s, hi: inner ? base + s : 1 };
@@ -252,14 +260,14 @@ function overheadChart(w, kind) {
     caption: inner
       ? 'Inner correlation of each metric pair against the wall-time overhead of its level (the seed’s Figures 4 and 6). Red rings: changed beyond the baseline spread; shaded: baseline mean ± spread.'
       : 'Outer correlation of each metric with itself after alignment to the first baseline run, against overhead (the seed’s Figure 7). Red rings: dropped below 1 by more than any baseline run; shaded: 1 − spread to 1.',
-    summary: `${names.length} ${inner ? 'pairs' : 'metrics'} over ${w.levels.length} levels; overhead from ${fmtNum(Math.min(...xs), { digits: 3 })} % to ${fmtNum(Math.max(...xs), { digits: 3 })} %; ${flagged.length} flagged points` +
+    summary: `${shown.filter(Boolean).length} of ${names.length} ${inner ? 'pairs' : 'metrics'} over ${w.levels.length} levels; overhead from ${fmtNum(Math.min(...xs), { digits: 3 })} % to ${fmtNum(Math.max(...xs), { digits: 3 })} %; ${flagged.length} flagged points` +
       (flagged.length ? `: ${flagged.map((p) => `${p.series} at level ${p.level} (ρ ${fmtR(p.r)})`).join('; ')}.` : '.'),
     draw: (width) => Plot.plot({
       ...baseOptions(width),
       height: 320,
       x: { label: 'wall-time overhead (%) →', nice: true },
       y: { label: inner ? '↑ inner Spearman ρ' : '↑ outer Spearman ρ', domain: inner ? [-1, 1] : [Math.min(0, ...points.map((p) => p.r)), 1], grid: true },
-      color: { domain: names, range: PALETTE, legend: true },
+      color: { domain: names.filter((_, i) => shown[i]), range: PALETTE, legend: true },
       marks: [
         Plot.areaY(bands.flatMap((b) => [{ ...b, overhead: Math.min(0, ...xs) }, { ...b, overhead: Math.max(0, ...xs) }]),
           { x: 'overhead', y1: 'lo', y2: 'hi', fill: 'series', fillOpacity: 0.1, z: 'series' }),
@@ -272,7 +280,15 @@ function overheadChart(w, kind) {
   });
   fig.dataset.points = String(points.length);
   fig.dataset.flagged = String(flagged.length);
-  return fig;
+  fig.dataset.shown = JSON.stringify(shown.flatMap((v, i) => (v ? [i] : [])));
+  if (!crowded) return fig;
+  const toggle = h('label', { class: 'select' },
+    h('input', {
+      type: 'checkbox', 'data-testid': `trace-${kind}-all`, checked: showAll,
+      onchange: (e) => { view.traceAll[kind] = e.target.checked; redraw(); },
+    }),
+    h('span', {}, `Show all ${names.length} ${inner ? 'pairs' : 'metrics'} (else the ${flaggedSeries.filter(Boolean).length} flagged at some level)`));
+  return h('div', { class: 'trace-overhead' }, toggle, fig);
 }
 
 function changeTable(w, kind) {
