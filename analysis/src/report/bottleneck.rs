@@ -166,14 +166,20 @@ pub fn level_of(bytes: u64, caches: &[NamedSize]) -> String {
 }
 
 /// Costs in ns per op: `(name, form)` → value.
-type CostTable = BTreeMap<(String, String), f64>;
+pub type CostTable = BTreeMap<(String, String), f64>;
 
-/// The L1 prediction of one region: (predicted, bound, bounds, serial),
-/// or the operations without a cost.
-pub fn predict(
-    c: &BottleneckCase,
-    costs: &CostTable,
-) -> Result<(f64, String, BTreeMap<String, f64>, f64), Vec<String>> {
+/// The L1 prediction of one region: its time, the class (or `chain`) that
+/// bounds it, every class's bound, and the in-order sum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prediction {
+    pub predicted: f64,
+    pub bound: String,
+    pub bounds: BTreeMap<String, f64>,
+    pub serial: f64,
+}
+
+/// The L1 prediction of one region, or the operations without a cost.
+pub fn predict(c: &BottleneckCase, costs: &CostTable) -> Result<Prediction, Vec<String>> {
     let mut missing = Vec::new();
     for op in c.counts.keys() {
         if !CLASSES.iter().any(|(_, ops)| ops.contains(&op.as_str())) {
@@ -225,7 +231,12 @@ pub fn predict(
         .max_by(|a, b| a.1.total_cmp(b.1))
         .map(|(k, v)| (k.clone(), *v))
         .unwrap_or_default();
-    Ok((predicted, bound, bounds, serial))
+    Ok(Prediction {
+        predicted,
+        bound,
+        bounds,
+        serial,
+    })
 }
 
 /// (measured − predicted) / predicted.
@@ -341,7 +352,12 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
         };
         match predict(c, &table) {
             Err(m) => row.missing_costs = m,
-            Ok((p, bound, bounds, serial)) => {
+            Ok(Prediction {
+                predicted: p,
+                bound,
+                bounds,
+                serial,
+            }) => {
                 row.predicted_ns = Some(p);
                 row.bound = Some(bound);
                 row.bounds_ns = bounds;
@@ -357,8 +373,8 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
                             for x in buf.iter_mut() {
                                 *x = times[rr.random_range(0..times.len())];
                             }
-                            if let Ok((pp, ..)) = predict(c, rep) {
-                                reps.push(overhead(median(&buf), pp));
+                            if let Ok(pp) = predict(c, rep) {
+                                reps.push(overhead(median(&buf), pp.predicted));
                             }
                         }
                         row.overhead = interval_from(est, reps, b);
@@ -566,7 +582,12 @@ mod tests {
         .into_iter()
         .map(|((a, b), v)| ((a.to_string(), b.to_string()), v))
         .collect();
-        let (p, bound, bounds, serial) = predict(&c, &t).unwrap();
+        let Prediction {
+            predicted: p,
+            bound,
+            bounds,
+            serial,
+        } = predict(&c, &t).unwrap();
         assert_eq!((p, bound.as_str()), (2000.0, "memory"));
         assert_eq!(bounds["float"], 500.0);
         assert_eq!(bounds["integer"], 312.5);
@@ -581,8 +602,11 @@ mod tests {
         );
         let mut t2 = t.clone();
         t2.insert(("load_u64".into(), "latency".into()), 5.0);
-        let (p, bound, _, serial) = predict(&c, &t2).unwrap();
-        assert_eq!((p, bound.as_str(), serial), (5000.0, "chain", 5000.0));
+        let x = predict(&c, &t2).unwrap();
+        assert_eq!(
+            (x.predicted, x.bound.as_str(), x.serial),
+            (5000.0, "chain", 5000.0)
+        );
         // A missing cost is named, not guessed.
         let err = predict(&c, &t).unwrap_err();
         assert_eq!(err, vec!["load_u64 (latency)".to_string()]);
