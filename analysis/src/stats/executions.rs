@@ -258,6 +258,11 @@ pub fn impact_factor(
         return None;
     }
     let mut idx: Vec<usize> = (0..executions.len()).collect();
+    // The identity permutation of measurement indices, shuffled in its first
+    // g places for a pair and put back after (O(g), not O(measurements)).
+    let longest = executions.iter().map(Vec::len).max().unwrap_or(0);
+    let mut m: Vec<usize> = (0..longest).collect();
+    let mut swaps: Vec<usize> = Vec::with_capacity(g);
     let mut sum = 0.0;
     let mut used = 0usize;
     for _ in 0..o.pairs {
@@ -270,11 +275,20 @@ pub fn impact_factor(
         }
         // g distinct measurements from one random execution.
         let ex = &executions[r.random_range(0..executions.len())];
-        let mut m: Vec<usize> = (0..ex.len()).collect();
-        partial_shuffle(&mut m, g, r);
+        let view = &mut m[..ex.len()];
+        swaps.clear();
+        for i in 0..g.min(view.len()) {
+            // partial_shuffle, remembering each swap
+            let j = r.random_range(i..view.len());
+            view.swap(i, j);
+            swaps.push(j);
+        }
         let mut within = Welford::new();
-        for &k in &m[..g] {
+        for &k in &view[..g] {
             within.push(ex[k]);
+        }
+        for (i, &j) in swaps.iter().enumerate().rev() {
+            view.swap(i, j);
         }
         if let (Some(a), Some(b)) = (across.sd(), within.sd()) {
             if b > 0.0 {
