@@ -112,6 +112,11 @@ test('every import fixture loads in the page with the CLI\'s numbers and its ori
     assert.ok(Math.abs(num(critShown['tiny/fib 10'].mean) / est.mean.point_estimate - 1) < 1e-12);
     assert.ok(Math.abs(num(critShown['tiny/fib 10'].sd) / est.std_dev.point_estimate - 1) < 1e-12);
 
+    // …and the page shows them beside its own, as the file records them.
+    const scoreShown = await page.$eval('[data-testid=samples-cell][data-file="result.json"] [data-testid=tool-figures-row] [data-stat=score]', (e) => e.dataset.value);
+    assert.equal(Number(scoreShown), jmhDoc[0].primaryMetric.score, 'JMH score shown as written');
+    assert.equal(await page.locator('[data-testid=samples-cell][data-file="suite.json"] [data-testid=tool-figures]').count(), 0, 'pyperf files record no statistics of their own');
+
     await screenshot(page, 'import');
     await page.locator('#files').screenshot({ path: path.join(ARTIFACTS, 'import-files.png') });
     assert.deepEqual(problems.pageErrors, [], 'page errors');

@@ -29,6 +29,7 @@ export function samplesCell(report, key, quantileName) {
       s.description ? h('p', {}, s.description) : null)
     : null,
   summaryTable(s, qt, quantileName),
+  toolFigures(s),
   boxKey(),
   h('div', { class: 'series-charts' }, s.series.map((x) => boxPlot(x))),
   outliersTable(s),
@@ -53,6 +54,35 @@ function summaryTable(s, qt, quantileName) {
   return table({
     testid: 'samples-summary', columns, rows,
     caption: `All measurements of each series pooled. Quartiles: Hyndman–Fan type ${qt}${quantileName ? ' (' + quantileName(qt) + ')' : ''}; SD with n − 1.`,
+  });
+}
+
+/**
+ * Imported files: the tool's own statistics as its file records them
+ * (docs/importers.md), beside tickbook's; shown as written, not recomputed.
+ */
+function toolFigures(s) {
+  const withStats = s.series.filter((x) => x.tool_statistics && typeof x.tool_statistics === 'object');
+  if (!withStats.length) return null;
+  const num = (v) => (typeof v === 'number' ? v : null);
+  const shown = (v) => {
+    if (num(v) != null) return v;
+    if (Array.isArray(v)) return v;
+    if (v && typeof v === 'object') return ['point_estimate', 'estimate', 'value'].map((k) => num(v[k])).find((n) => n != null) ?? null;
+    return typeof v === 'string' ? v : null;
+  };
+  const text = (v) => (Array.isArray(v) ? `[${v.map(text).join(', ')}]` : typeof v === 'number' ? String(Number(v.toPrecision(6))) : String(v));
+  const rows = withStats.map((x) => h('tr', { 'data-testid': 'tool-figures-row', dataset: { series: x.name } },
+    h('th', { scope: 'row' }, h('code', {}, x.name)),
+    h('td', { class: 'wrap' }, Object.entries(x.tool_statistics)
+      .map(([k, v]) => [k, shown(v)])
+      .filter(([, v]) => v != null)
+      .map(([k, v], i) => [i ? ', ' : '', h('span', { dataset: { stat: k, value: Array.isArray(v) ? v.join(' ') : String(v) } }, `${k} ${text(v)}`)]))));
+  return table({
+    testid: 'tool-figures',
+    caption: 'The tool\'s own figures, as its file records them (in the tool\'s unit). tickbook\'s mean, median and SD above use the same measurements; see docs/importers.md for where the intervals differ on purpose.',
+    columns: ['Series', 'Reported by the tool'],
+    rows,
   });
 }
 
