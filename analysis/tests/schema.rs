@@ -1032,6 +1032,7 @@ fn retype_data(suite: Option<&Value>, data: &Value) -> Option<Value> {
         "copy" => via::<CopyData>(data),
         "alloc" => via::<AllocData>(data),
         "trace" => via::<TraceData>(data),
+        "bottleneck" => via::<BottleneckData>(data),
         _ => None,
     }
 }
@@ -1379,6 +1380,128 @@ fn trace_data_validates_and_is_checked() {
             "{name}: the reader accepts it"
         );
         // A failed suite's data is not checked by the schema.
+        d["suites"][at]["status"] = json!("failed");
+        assert_valid(&v, &format!("{name}, suite failed"), &d);
+    }
+}
+
+fn full_bottleneck() -> BottleneckData {
+    let op = |name: &str, form: &str| OpMeasurement {
+        name: name.into(),
+        group: "memory".into(),
+        form: form.into(),
+        implementation: "asm".into(),
+        instruction: Some("mov rdi, [rdi]".into()),
+        available: true,
+        unavailable_reason: None,
+        portable_n_ns: vec![400.0, 410.0],
+        portable_2n_ns: vec![800.0, 805.0],
+        counter_n_ticks: vec![920.0, 930.0],
+        counter_2n_ticks: vec![1840.0, 1850.0],
+    };
+    BottleneckData {
+        clock: "tsc_lfence_rdtsc".into(),
+        unit: "counter_ticks".into(),
+        counter_hz: Some(2.3e9),
+        tick: 1.0,
+        read_cost: vec![47.5, 48.0],
+        min_tick_multiple: 1000.0,
+        min_read_multiple: 1000.0,
+        copies: 1000,
+        costs: vec![op("load_u64", "latency"), op("load_u64", "throughput")],
+        cache_bytes: vec![NamedSize {
+            name: "L1d".into(),
+            bytes: 49152,
+        }],
+        kernels: vec![BottleneckKernel {
+            name: "pointer_chase".into(),
+            description: "p = *p".into(),
+            model: "latency".into(),
+            implementation: "asm".into(),
+            max_working_set_bytes: 65536,
+            size_note: Some("quick".into()),
+        }],
+        cases: vec![
+            BottleneckCase {
+                kernel: "pointer_chase".into(),
+                working_set_bytes: 4096,
+                shape: "lines=64".into(),
+                passes: 1,
+                counts: [("load_u64".to_string(), 64u64)].into_iter().collect(),
+                chain: [("load_u64".to_string(), 64u64)].into_iter().collect(),
+                times: vec![300.0, 310.0],
+                timable: false,
+                untimable_reason: Some("short".into()),
+            },
+            BottleneckCase {
+                kernel: "pointer_chase".into(),
+                working_set_bytes: 65536,
+                shape: "lines=1024".into(),
+                passes: 10,
+                counts: [("load_u64".to_string(), 10240u64)].into_iter().collect(),
+                chain: [("load_u64".to_string(), 10240u64)].into_iter().collect(),
+                times: vec![150000.0, 151000.0],
+                timable: true,
+                untimable_reason: None,
+            },
+        ],
+    }
+}
+
+/// A bottleneck suite validates, reads back equal, and bad data is
+/// rejected by the schema and the reader.
+#[test]
+fn bottleneck_data_validates_and_is_checked() {
+    let v = validator();
+    let mut run = full_run();
+    run.suites.push(Suite {
+        suite: "bottleneck".into(),
+        status: "complete".into(),
+        error: None,
+        started_at: "2025-11-21T12:00:04Z".into(),
+        ended_at: "2025-11-21T12:00:05Z".into(),
+        config: json!({"mode": "quick"}),
+        fallbacks: vec![],
+        data: serde_json::to_value(full_bottleneck()).unwrap(),
+    });
+    check_run_both_ways(&v, "run with bottleneck", &run);
+    match read_document("b.json", serde_json::to_vec(&run).unwrap().as_slice()) {
+        Ok(Document::Run(doc)) => assert_eq!(doc.bottleneck, Some(full_bottleneck())),
+        other => panic!("{other:?}"),
+    }
+    let value = serde_json::to_value(&run).unwrap();
+    let at = value["suites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["suite"] == "bottleneck")
+        .unwrap();
+    type Mutation = (&'static str, fn(&mut Value));
+    let both: [Mutation; 5] = [
+        ("bottleneck negative time", |d| d["cases"][1]["times"][0] = json!(-1.0)),
+        ("bottleneck no repetitions", |d| d["cases"][1]["times"] = json!([])),
+        ("bottleneck unknown unit", |d| d["unit"] = json!("furlongs")),
+        ("bottleneck tick 0", |d| d["tick"] = json!(0)),
+        ("bottleneck without cases", |d| {
+            d.as_object_mut().unwrap().remove("cases");
+        }),
+    ];
+    let reader_only: [Mutation; 2] = [
+        ("bottleneck ticks without a frequency", |d| d["counter_hz"] = json!(null)),
+        ("bottleneck unpaired cost samples", |d| {
+            d["costs"][0]["counter_2n_ticks"] = json!([1.0])
+        }),
+    ];
+    for (name, f) in both.iter().chain(reader_only.iter()) {
+        let mut d = value.clone();
+        f(&mut d["suites"][at]["data"]);
+        if both.iter().any(|(n, _)| n == name) {
+            assert_invalid(&v, name, &d);
+        }
+        assert!(
+            read_document("m.json", d.to_string().as_bytes()).is_err(),
+            "{name}: the reader accepts it"
+        );
         d["suites"][at]["status"] = json!("failed");
         assert_valid(&v, &format!("{name}, suite failed"), &d);
     }
