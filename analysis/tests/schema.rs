@@ -1478,8 +1478,12 @@ fn bottleneck_data_validates_and_is_checked() {
         .unwrap();
     type Mutation = (&'static str, fn(&mut Value));
     let both: [Mutation; 5] = [
-        ("bottleneck negative time", |d| d["cases"][1]["times"][0] = json!(-1.0)),
-        ("bottleneck no repetitions", |d| d["cases"][1]["times"] = json!([])),
+        ("bottleneck negative time", |d| {
+            d["cases"][1]["times"][0] = json!(-1.0)
+        }),
+        ("bottleneck no repetitions", |d| {
+            d["cases"][1]["times"] = json!([])
+        }),
         ("bottleneck unknown unit", |d| d["unit"] = json!("furlongs")),
         ("bottleneck tick 0", |d| d["tick"] = json!(0)),
         ("bottleneck without cases", |d| {
@@ -1487,7 +1491,9 @@ fn bottleneck_data_validates_and_is_checked() {
         }),
     ];
     let reader_only: [Mutation; 2] = [
-        ("bottleneck ticks without a frequency", |d| d["counter_hz"] = json!(null)),
+        ("bottleneck ticks without a frequency", |d| {
+            d["counter_hz"] = json!(null)
+        }),
         ("bottleneck unpaired cost samples", |d| {
             d["costs"][0]["counter_2n_ticks"] = json!([1.0])
         }),
