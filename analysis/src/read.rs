@@ -6,8 +6,8 @@
 //! are all checked and reported.
 
 use crate::format::{
-    AllocData, BernoulliData, BernoulliTrials, ClocksData, CopyData, OpsData, RunFile, SamplesFile,
-    TraceData, BottleneckData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+    AllocData, BernoulliData, BernoulliTrials, BottleneckData, ClocksData, CopyData, OpsData,
+    RunFile, SamplesFile, TraceData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -384,7 +384,10 @@ fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(),
     }
     positive(cx, d.tick, &format!("{prefix}.tick"))?;
     if d.copies == 0 {
-        return Err(cx.err(Some(format!("{prefix}.copies")), "expected at least one copy"));
+        return Err(cx.err(
+            Some(format!("{prefix}.copies")),
+            "expected at least one copy",
+        ));
     }
     check_samples(cx, &d.read_cost, &format!("{prefix}.read_cost"))?;
     for (i, op) in d.costs.iter().enumerate() {
@@ -410,7 +413,10 @@ fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(),
     for (i, c) in d.cases.iter().enumerate() {
         let at = format!("{prefix}.cases[{i}]");
         if c.times.is_empty() {
-            return Err(cx.err(Some(format!("{at}.times")), "expected at least one repetition"));
+            return Err(cx.err(
+                Some(format!("{at}.times")),
+                "expected at least one repetition",
+            ));
         }
         check_samples(cx, &c.times, &format!("{at}.times"))?;
     }

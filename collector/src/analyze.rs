@@ -696,7 +696,15 @@ fn render_bottleneck(out: &mut String, b: &tickbook_analysis::report::Bottleneck
         b.min_read_multiple
     );
     let mut t = Table::new(&[
-        "kernel", "working set", "level", "passes", "measured", "predicted", "bound", "overhead", "95% CI",
+        "kernel",
+        "working set",
+        "level",
+        "passes",
+        "measured",
+        "predicted",
+        "bound",
+        "overhead",
+        "95% CI",
     ]);
     for c in &b.cases {
         let ws = if c.working_set_bytes >= 1 << 20 {
@@ -722,7 +730,10 @@ fn render_bottleneck(out: &mut String, b: &tickbook_analysis::report::Bottleneck
                 "not timable: {}",
                 c.untimable_reason.as_deref().unwrap_or("")
             )),
-            (None, true) => row.push(format!("no prediction: missing {}", c.missing_costs.join(", "))),
+            (None, true) => row.push(format!(
+                "no prediction: missing {}",
+                c.missing_costs.join(", ")
+            )),
         }
         t.row(row);
     }
@@ -744,9 +755,23 @@ fn render_bottleneck(out: &mut String, b: &tickbook_analysis::report::Bottleneck
         let jumps: Vec<String> = k
             .crossings
             .iter()
-            .map(|c| format!("{}→{} {:+.2} ({:+.2}→{:+.2})", c.from_level, c.to_level, c.jump, c.overhead_before, c.overhead_after))
+            .map(|c| {
+                format!(
+                    "{}→{} {:+.2} ({:+.2}→{:+.2})",
+                    c.from_level, c.to_level, c.jump, c.overhead_before, c.overhead_after
+                )
+            })
             .collect();
-        let _ = writeln!(out, "   {}: {}", k.name, if jumps.is_empty() { "no cache boundary crossed".to_string() } else { jumps.join(", ") });
+        let _ = writeln!(
+            out,
+            "   {}: {}",
+            k.name,
+            if jumps.is_empty() {
+                "no cache boundary crossed".to_string()
+            } else {
+                jumps.join(", ")
+            }
+        );
     }
 }
 
