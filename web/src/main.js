@@ -137,6 +137,7 @@ function add(items) {
   for (const item of items) {
     const key = `f${++counter}`;
     files.set(key, { name: item.name, loaded: false, item, report: null });
+    document.body.classList.toggle('many-files', files.size > 4); // style.css
     fileList.add(key, item.name);
     notebook.add(key);
     load(key, item);
@@ -173,8 +174,11 @@ function show(key, report) {
   // A cancelled re-analysis keeps what was shown; a cancelled first one says so.
   if (report.cancelled && f.report) return;
   f.report = report;
+  // Timed for scripts/bench-page (User Timing: 'render <file>').
+  const t0 = performance.now();
   const anchor = notebook.render(key, report);
   fileList.fill(key, f.name, report, anchor);
+  performance.measure(`render ${f.name}`, { start: t0 });
   if (!analyzer.analyzing) {
     applied = options;
     scheduleCompare();
@@ -244,6 +248,7 @@ function remove(key) {
   fileList.remove(key);
   notebook.remove(key);
   if (!analyzer.analyzing) scheduleCompare();
+  document.body.classList.toggle('many-files', files.size > 4);
   if (files.size === 0) {
     $('intro').hidden = false;
     $('clear').disabled = true;
