@@ -122,8 +122,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         threshold: args.threshold,
         dtw: tickbook_analysis::report::DtwOptions {
             step_pattern: match args.step_pattern {
-                StepPatternArg::Symmetric1 => tickbook_analysis::stats::dtw::StepPattern::Symmetric1,
-                StepPatternArg::Symmetric2 => tickbook_analysis::stats::dtw::StepPattern::Symmetric2,
+                StepPatternArg::Symmetric1 => {
+                    tickbook_analysis::stats::dtw::StepPattern::Symmetric1
+                }
+                StepPatternArg::Symmetric2 => {
+                    tickbook_analysis::stats::dtw::StepPattern::Symmetric2
+                }
             },
             band: args.band,
         },
@@ -614,7 +618,11 @@ fn render_trace(out: &mut String, t: &tickbook_analysis::report::TraceReport) {
         t.step_pattern.name()
     );
     for u in &t.unavailable {
-        let _ = writeln!(out, "   unavailable: {} ({}): {}", u.name, u.source, u.reason);
+        let _ = writeln!(
+            out,
+            "   unavailable: {} ({}): {}",
+            u.name, u.source, u.reason
+        );
     }
     let r3 = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
     for w in &t.workloads {
@@ -635,7 +643,12 @@ fn render_trace(out: &mut String, t: &tickbook_analysis::report::TraceReport) {
             let _ = writeln!(out, "   note: {n}");
         }
         let mut tab = Table::new(&[
-            "level", "runs", "overhead", "overhead CI", "flagged inner", "flagged outer",
+            "level",
+            "runs",
+            "overhead",
+            "overhead CI",
+            "flagged inner",
+            "flagged outer",
         ]);
         for l in &w.levels {
             tab.row(vec![
