@@ -109,17 +109,23 @@ fn quick_trace_has_workloads_levels_and_overhead() {
             );
             let progress = col(r, "progress").unwrap();
             assert!(progress.iter().sum::<f64>() > 0.0, "{what}");
-            // Every interval in which the workload thread ran for half the
-            // interval made progress (units are well under 5 ms of work);
+            // An interval in which the workload thread ran for half the
+            // interval makes progress (units are well under 5 ms of work);
             // intervals without progress are ones where it did not run (on
-            // a busy machine it is preempted for whole intervals).
+            // a busy machine it is preempted for whole intervals). A few
+            // exceptions are allowed: a sampler preempted in the middle of
+            // a read attributes CPU time to the wrong interval.
             let cpu = col(r, "task_clock").unwrap();
-            for (i, (&p, &c)) in progress.iter().zip(&cpu).enumerate() {
-                assert!(
-                    p > 0.0 || c < 0.5 * w.interval_ns,
-                    "{what}: record {i}: no progress in {c} ns on the CPU"
-                );
-            }
+            let stalled = progress
+                .iter()
+                .zip(&cpu)
+                .filter(|(&p, &c)| p == 0.0 && c >= 0.5 * w.interval_ns)
+                .count();
+            assert!(
+                stalled <= 2.max(progress.len() / 50),
+                "{what}: {stalled} of {} intervals on the CPU without progress",
+                progress.len()
+            );
             // Intervals are about the workload's interval (the last is the
             // partial tail).
             let wall = col(r, "wall_ns").unwrap();
@@ -205,5 +211,76 @@ fn quick_trace_has_workloads_levels_and_overhead() {
         "{:?}",
         suite.fallbacks
     );
+    let _ = std::fs::remove_file(&out);
+}
+
+/// Where perf events cannot be used, the software metrics come from /proc
+/// (exercised here with the testing aid that skips perf_event_open), each
+/// with its source and a fallback line, and every perf metric is listed as
+/// unavailable.
+#[test]
+fn without_perf_events_software_metrics_come_from_proc() {
+    let out = std::env::temp_dir().join(format!(
+        "tickbook-test-trace-noperf-{}.json",
+        std::process::id()
+    ));
+    let res = Command::new(env!("CARGO_BIN_EXE_tickbook"))
+        .args(["collect", "trace", "--quick", "--out"])
+        .arg(&out)
+        .env("TICKBOOK_TRACE_NO_PERF", "1")
+        .output()
+        .expect("run tickbook");
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let bytes = std::fs::read(&out).expect("output file exists");
+    let Ok(Document::Run(run)) = read_document("noperf.json", &bytes) else {
+        panic!("the reader rejects the file")
+    };
+    let d = run.trace.clone().expect("trace data");
+    let suite = run.run.suites.iter().find(|s| s.suite == "trace").unwrap();
+    let source = |n: &str| {
+        d.metrics
+            .iter()
+            .find(|m| m.name == n)
+            .map(|m| m.source.as_str())
+    };
+    assert_eq!(source("task_clock"), Some("proc_schedstat"));
+    assert_eq!(source("minor_faults"), Some("proc_stat"));
+    assert_eq!(source("major_faults"), Some("proc_stat"));
+    assert_eq!(source("involuntary_context_switches"), Some("proc_status"));
+    assert!(d.metrics.iter().all(|m| m.source != "perf_event"));
+    for n in [
+        "cycles",
+        "instructions",
+        "context_switches",
+        "cpu_migrations",
+    ] {
+        assert!(d.unavailable.iter().any(|u| u.name == n), "{n}");
+    }
+    for n in ["task_clock", "minor_faults"] {
+        assert!(
+            suite
+                .fallbacks
+                .iter()
+                .any(|f| f.starts_with(&format!("{n} read from /proc"))),
+            "{n}: {:?}",
+            suite.fallbacks
+        );
+    }
+    // schedstat's CPU time is ns-precise: it accounts for the run's work.
+    for w in &d.workloads {
+        for r in &w.runs {
+            let cpu: f64 = col(r, "task_clock").unwrap().iter().sum();
+            let wall: f64 = col(r, "wall_ns").unwrap().iter().sum();
+            assert!(
+                cpu > 0.0 && cpu <= wall * 1.02,
+                "{}: {cpu} / {wall}",
+                w.name
+            );
+        }
+    }
     let _ = std::fs::remove_file(&out);
 }

@@ -78,7 +78,18 @@ fn pin(cpu: Option<usize>) -> Option<String> {
         .map(|e| format!("workload thread not pinned to CPU {c}: sched_setaffinity: {e}"))
 }
 
-/// The work for a level-0 run of about `target_s`, measured on a pinned
+/// CPU time of the calling thread, s (CLOCK_THREAD_CPUTIME_ID).
+fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: ts is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// The work for a level-0 run of about `target_s` of CPU time, measured on a pinned
 /// thread: doubling work until a run takes a tenth of the target, then one
 /// run at half the target's predicted work (the workloads' cost per unit
 /// varies along the input, so the short prefix alone extrapolates badly).
@@ -87,11 +98,14 @@ fn calibrate(w: &dyn Workload, cpu: Option<usize>, target_s: f64) -> (u64, Vec<(
     std::thread::scope(|s| {
         s.spawn(|| {
             let _ = pin(cpu);
+            // CPU time of this thread, not wall time: on a busy machine wall
+            // time would shrink the work (and a later run on a quiet
+            // machine would then have too few records).
             let time = |work: u64| {
                 let probe = Probe::default();
-                let t = Instant::now();
+                let t = thread_cpu_s();
                 black_box(w.run(0, work, &probe));
-                t.elapsed().as_secs_f64().max(1e-6)
+                (thread_cpu_s() - t).max(1e-6)
             };
             let mut steps = Vec::new();
             let mut work = 1u64;
@@ -121,6 +135,7 @@ struct RunResult {
     checksum: u64,
     notes: Vec<String>,
     multiplexed: Vec<(String, f64)>,
+    max_read_us: f64,
     stopped: bool,
 }
 
@@ -225,6 +240,7 @@ fn run_one(
             checksum,
             notes,
             multiplexed,
+            max_read_us: reader.max_read.as_secs_f64() * 1e6,
             stopped: probe.stopped(),
         })
     })
@@ -385,6 +401,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             "work_unit": w.work_unit(),
             "progress_unit": w.progress_unit(),
             "calibration": {
+                "clock": "CLOCK_THREAD_CPUTIME_ID",
                 "target_seconds": target_s,
                 "steps": cal_steps.iter().map(|(w, t)| json!({"work": w, "seconds": t})).collect::<Vec<_>>(),
             },
@@ -432,6 +449,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
                     "order": order,
                     "checksum": format!("{:016x}", r.checksum),
                     "records": r.run.records.len(),
+                    "max_read_us": r.max_read_us,
                     "multiplexed": r.multiplexed.iter().map(|(n, m)| json!({"metric": n, "max_not_running_fraction": m})).collect::<Vec<_>>(),
                 }));
                 order += 1;
@@ -549,13 +567,7 @@ mod tests {
     use super::*;
 
     fn thread_cpu_ns() -> f64 {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: ts is a valid out pointer.
-        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        ts.tv_sec as f64 * 1e9 + ts.tv_nsec as f64
+        thread_cpu_s() * 1e9
     }
 
     /// Each counter counts exactly from its declared level up: catches a

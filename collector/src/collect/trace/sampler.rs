@@ -319,8 +319,19 @@ pub fn plan(tsc: Result<fn() -> u64, String>) -> Plan {
         Src::Progress,
     );
 
+    // Testing aid: exercise the /proc fallbacks on a machine where perf
+    // events work.
+    let no_perf = std::env::var_os("TICKBOOK_TRACE_NO_PERF").is_some();
+    if no_perf {
+        p.fallbacks
+            .push("perf events not tried: TICKBOOK_TRACE_NO_PERF is set (testing aid)".to_string());
+    }
     // Kernel-mode counting first; user-only when that is refused.
-    let first = PerfEv::TaskClock.open(tid, false);
+    let first = if no_perf {
+        Ok(())
+    } else {
+        PerfEv::TaskClock.open(tid, false).map(drop)
+    };
     if let Err(e) = &first {
         if matches!(e.raw_os_error(), Some(libc::EACCES) | Some(libc::EPERM))
             && PerfEv::TaskClock.open(tid, true).is_ok()
@@ -348,6 +359,14 @@ pub fn plan(tsc: Result<fn() -> u64, String>) -> Plan {
                     "{}: counting kernel mode was refused, and user-only counting never sees these kernel events",
                     ev.perf_name()
                 ),
+            });
+            continue;
+        }
+        if no_perf {
+            p.unavailable.push(UnavailableMetric {
+                name: ev.name().into(),
+                source: "perf_event".into(),
+                reason: "not tried: TICKBOOK_TRACE_NO_PERF is set (testing aid)".into(),
             });
             continue;
         }
@@ -500,6 +519,8 @@ pub struct Reader<'a> {
     buf: Vec<u8>,
     /// Largest running/enabled shortfall seen (multiplexing), per column.
     pub multiplexed: Vec<f64>,
+    /// Longest time one read of all columns took.
+    pub max_read: std::time::Duration,
 }
 
 impl<'a> Reader<'a> {
@@ -570,6 +591,7 @@ impl<'a> Reader<'a> {
             tsc: plan.tsc,
             buf: vec![0; 4096],
             multiplexed: vec![0.0; n],
+            max_read: std::time::Duration::ZERO,
         }
     }
 
@@ -579,6 +601,11 @@ impl<'a> Reader<'a> {
         Some(String::from_utf8_lossy(&buf[..n]).into_owned())
     }
 
+    /// Read every column. The clock, the TSC, progress, instrumentation
+    /// counters and perf counters are read first and close together; the
+    /// /proc files (tens of µs) after them. How long the whole read took is
+    /// kept (`max_read`): a sampler preempted inside a read skews that
+    /// record's columns against each other.
     pub fn read(&mut self) -> Snapshot {
         let n = self.columns.len();
         let mut s = Snapshot {
@@ -588,6 +615,22 @@ impl<'a> Reader<'a> {
             running: vec![0; n],
         };
         let tsc = self.tsc.map(|r| r()).unwrap_or(0);
+        for (i, c) in self.columns.iter().enumerate() {
+            s.values[i] = match c.src {
+                Src::Tsc => tsc,
+                Src::Progress => self.probe.progress(),
+                Src::Instr(k, _) => self.probe.counter(k),
+                Src::Perf(_) => match self.perf[i].as_mut().map(|k| k.read_count_and_time()) {
+                    Some(Ok(ct)) => {
+                        s.enabled[i] = ct.time_enabled;
+                        s.running[i] = ct.time_running;
+                        ct.count
+                    }
+                    _ => 0,
+                },
+                _ => 0,
+            };
+        }
         let stat = Self::read_file(&mut self.buf, &self.stat);
         let stat_fields: Vec<&str> = stat
             .as_deref()
@@ -611,19 +654,7 @@ impl<'a> Reader<'a> {
                 .unwrap_or(0)
         };
         for (i, c) in self.columns.iter().enumerate() {
-            s.values[i] = match c.src {
-                Src::Wall => 0,
-                Src::Tsc => tsc,
-                Src::Progress => self.probe.progress(),
-                Src::Instr(k, _) => self.probe.counter(k),
-                Src::Perf(_) => match self.perf[i].as_mut().map(|k| k.read_count_and_time()) {
-                    Some(Ok(ct)) => {
-                        s.enabled[i] = ct.time_enabled;
-                        s.running[i] = ct.time_running;
-                        ct.count
-                    }
-                    _ => 0,
-                },
+            let v = match c.src {
                 Src::SchedstatCpu => schedstat
                     .as_deref()
                     .and_then(|t| t.split_whitespace().next())
@@ -633,8 +664,11 @@ impl<'a> Reader<'a> {
                 Src::StatMajflt => stat_field(12),
                 Src::StatusVoluntary => status_field("voluntary_ctxt_switches:"),
                 Src::StatusInvoluntary => status_field("nonvoluntary_ctxt_switches:"),
+                _ => continue,
             };
+            s.values[i] = v;
         }
+        self.max_read = self.max_read.max(s.at.elapsed());
         s
     }
 
