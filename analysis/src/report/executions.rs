@@ -6,7 +6,7 @@ use super::Options;
 use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, BootstrapOptions};
 use crate::stats::executions::{
     cv_overall, cv_within, executions_needed, hierarchical_cis, impact_factor_ci, mean_of_means,
-    optimal_measurements, random_effects, ImpactOptions, RandomEffects,
+    optimal_measurements, random_effects, ExecStat, ImpactOptions, RandomEffects,
 };
 use crate::stats::modes::{detect_modes, Modes};
 use serde::Serialize;
@@ -59,7 +59,7 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
     // The three hierarchical bootstraps in one pass (same seed, same
     // replicates as three separate calls).
     let [mean_h, cv_w, cv_o]: [Option<BootstrapCi>; 3] = {
-        let stats: [fn(&[Vec<f64>]) -> f64; 3] = [mean_of_means, cv_within, cv_overall];
+        let stats: [ExecStat; 3] = [mean_of_means, cv_within, cv_overall];
         let mut cis = hierarchical_cis(executions, &stats, b)
             .into_iter()
             .map(|c| c.filter(|c| c.estimate.is_finite()));

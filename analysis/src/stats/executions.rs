@@ -113,12 +113,15 @@ pub fn hierarchical_ci(
     interval_from(stat(executions), reps, opts)
 }
 
+/// A statistic of data grouped by execution (for [`hierarchical_cis`]).
+pub type ExecStat = fn(&[Vec<f64>]) -> f64;
+
 /// [`hierarchical_ci`] of several statistics at once: with one seed every
 /// statistic sees the same replicates, so one resampling pass gives each the
 /// interval its own call would (and costs one pass, not one per statistic).
 pub fn hierarchical_cis(
     executions: &[Vec<f64>],
-    stats: &[fn(&[Vec<f64>]) -> f64],
+    stats: &[ExecStat],
     opts: &BootstrapOptions,
 ) -> Vec<Option<BootstrapCi>> {
     if executions.is_empty() || executions.iter().any(|e| e.is_empty()) || opts.resamples == 0 {
