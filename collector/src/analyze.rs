@@ -870,21 +870,6 @@ impl Table {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn significant_digits_and_units() {
-        assert_eq!(sig(12.3456, 4), "12.35");
-        assert_eq!(sig(0.0012345, 3), "0.00123");
-        assert_eq!(sig(1234.6, 4), "1235");
-        assert_eq!(fmt_ns(4_000_000.0), "4.000 ms");
-        assert_eq!(fmt_ns(18.25), "18.25 ns");
-        assert_eq!(fmt_ns(1500.0), "1.500 µs");
-    }
-}
-
 /// `--compare`: the page's Comparison cell in the terminal (or its JSON).
 fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let mut read: Vec<(String, Vec<u8>)> = Vec::new();
@@ -1014,4 +999,19 @@ fn render_comparison(r: &ComparisonReport) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits_and_units() {
+        assert_eq!(sig(12.3456, 4), "12.35");
+        assert_eq!(sig(0.0012345, 3), "0.00123");
+        assert_eq!(sig(1234.6, 4), "1235");
+        assert_eq!(fmt_ns(4_000_000.0), "4.000 ms");
+        assert_eq!(fmt_ns(18.25), "18.25 ns");
+        assert_eq!(fmt_ns(1500.0), "1.500 µs");
+    }
 }
