@@ -49,7 +49,8 @@ export class Notebook {
     const focus = focusedIn(slot);
     // Keep the slot's height until the new charts have drawn, so a rebuild
     // does not make the page jump.
-    if (slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
+    // (An empty slot has no height: skip the read, which forces a layout of the page.)
+    if (slot.firstChild && slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
     dispose(slot);
     clear(slot);
     if (!this.views.has(key)) this.views.set(key, {});
