@@ -78,6 +78,38 @@ fn pin(cpu: Option<usize>) -> Option<String> {
         .map(|e| format!("workload thread not pinned to CPU {c}: sched_setaffinity: {e}"))
 }
 
+/// The calling thread at SCHED_FIFO priority 1 until dropped, when its
+/// previous policy and priority come back. Threads spawned meanwhile would
+/// inherit it: enter only after the worker is running.
+struct RealTime {
+    policy: libc::c_int,
+    param: libc::sched_param,
+}
+
+impl RealTime {
+    fn enter() -> std::io::Result<RealTime> {
+        let mut param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: pid 0 is the calling thread; param is a valid out pointer.
+        let policy = unsafe { libc::sched_getscheduler(0) };
+        if policy < 0 || unsafe { libc::sched_getparam(0, &mut param) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let rt = libc::sched_param { sched_priority: 1 };
+        // SAFETY: as above; rt is a valid sched_param.
+        if unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &rt) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(RealTime { policy, param })
+    }
+}
+
+impl Drop for RealTime {
+    fn drop(&mut self) {
+        // SAFETY: restores what sched_getscheduler/sched_getparam returned.
+        unsafe { libc::sched_setscheduler(0, self.policy, &self.param) };
+    }
+}
+
 /// CPU time of the calling thread, s (CLOCK_THREAD_CPUTIME_ID).
 fn thread_cpu_s() -> f64 {
     let mut ts = libc::timespec {
@@ -136,6 +168,7 @@ struct RunResult {
     notes: Vec<String>,
     multiplexed: Vec<(String, f64)>,
     max_read_us: f64,
+    rt_error: Option<String>,
     stopped: bool,
 }
 
@@ -183,6 +216,15 @@ fn run_one(
             .map_err(|_| "the workload thread ended before starting".to_string())?;
         let mut notes = Vec::new();
         let mut reader = Reader::open(plan, extra, tid, &probe, &mut notes);
+        // The sampler sleeps nearly all the time; real-time priority makes
+        // it wake on time and read every metric without being preempted in
+        // between (on a busy machine a read otherwise takes up to hundreds
+        // of ms). Entered after the worker exists, which must not inherit it.
+        let rt = RealTime::enter();
+        let rt_error = rt
+            .as_ref()
+            .err()
+            .map(|e| format!("sampler at normal priority: sched_setscheduler(SCHED_FIFO, 1): {e}"));
         let mut prev = reader.read();
         go.wait();
         let mut next = Instant::now() + interval;
@@ -217,6 +259,7 @@ fn run_one(
                 }
             }
         };
+        drop(rt);
         release.wait();
         if let Ok(Some(n)) = worker.join() {
             notes.push(n);
@@ -241,6 +284,7 @@ fn run_one(
             notes,
             multiplexed,
             max_read_us: reader.max_read.as_secs_f64() * 1e6,
+            rt_error,
             stopped: probe.stopped(),
         })
     })
@@ -365,7 +409,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             "schedule_seed": SCHEDULE_SEED,
             "level_mechanism": "compile-time: hot functions generic over const L, one instantiation per level; level 0 is the uninstrumented code (no counters, no checks)",
             "counter_increment": "relaxed atomic load + store (plain mov pair) of a per-function u64, on its own cache lines away from the progress word",
-            "sampler": "a thread on another CPU wakes every interval (futex wait with timeout, CLOCK_MONOTONIC) and reads every metric of the workload thread; the last record is the partial interval up to the workload's end",
+            "sampler": "a thread on another CPU, at SCHED_FIFO priority 1 while a run is sampled (else a fallback says so), wakes every interval (futex wait with timeout, CLOCK_MONOTONIC) and reads every metric of the workload thread; the last record is the partial interval up to the workload's end",
             "workload_cpu": workload_cpu,
             "sampler_cpu": sampler_cpu,
             "perf_counting": if plan.user_only { "user mode only" } else { "user and kernel mode" },
@@ -438,6 +482,11 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
                     interrupted = signals::stop_requested().or(Some(libc::SIGINT));
                     data.workloads.push(tw);
                     break 'workloads;
+                }
+                if let Some(e) = &r.rt_error {
+                    if !fallbacks.contains(e) {
+                        fallbacks.push(e.clone());
+                    }
                 }
                 for n in &r.notes {
                     fallbacks.push(format!("{} level {level} run {rep}: {n}", w.name()));
