@@ -43,6 +43,10 @@ pub struct AnalyzeArgs {
     /// count as different (0.03 = 3 %).
     #[arg(long, default_value_t = 0.03)]
     threshold: f64,
+    /// Tukey's outlier rule: outliers beyond K·IQR from the quartiles,
+    /// extreme ones beyond 2K·IQR.
+    #[arg(long, default_value_t = 1.5)]
+    outlier_k: f64,
     /// Linkage for clustering operation costs.
     #[arg(long, value_enum, default_value_t = LinkageArg::Average)]
     linkage: LinkageArg,
@@ -120,6 +124,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         },
         linkage: args.linkage.into(),
         threshold: args.threshold,
+        outlier_k: args.outlier_k,
         dtw: tickbook_analysis::report::DtwOptions {
             step_pattern: match args.step_pattern {
                 StepPatternArg::Symmetric1 => {

@@ -52,6 +52,9 @@ pub struct ReportArgs {
     /// Comparison threshold (0.03 = 3 %).
     #[arg(long)]
     threshold: Option<f64>,
+    /// Tukey's outlier rule multiple (outliers beyond K·IQR, extreme beyond 2K·IQR).
+    #[arg(long)]
+    outlier_k: Option<f64>,
     /// Clustering linkage: single, complete, average, weighted, ward, centroid, median.
     #[arg(long)]
     linkage: Option<String>,
@@ -129,6 +132,9 @@ fn options(args: &ReportArgs) -> Result<Value, String> {
     }
     if let Some(t) = args.threshold {
         o.threshold = t;
+    }
+    if let Some(k) = args.outlier_k {
+        o.outlier_k = k;
     }
     if let Some(l) = &args.linkage {
         o.linkage = serde_json::from_value(Value::String(l.clone()))
@@ -261,6 +267,7 @@ mod tests {
             resamples: None,
             seed: None,
             threshold: None,
+            outlier_k: None,
             linkage: Some("ward".into()),
         };
         let o = options(&base).unwrap();

@@ -212,10 +212,28 @@ function formSection(o, f, report, key, ctx, rerender) {
   return h('div', { class: 'form-section', 'data-testid': 'form-section', dataset: { form: f.form } },
     h('h3', {}, `All ${f.form} operations: summary and outliers`),
     h('p', { class: 'muted section-note' }, `Over the ${fmtCount(f.names.length)} ${f.form} operations with an estimate (${f.basis}), as the paper\u2019s Table 3. `,
-      'Tukey\u2019s fences: beyond 1.5 IQR from the box is an outlier, beyond 3 IQR an extreme one.'),
+      `Tukey\u2019s fences: beyond ${fmtK(f.fences?.k ?? ctx.options().outlier_k)} IQR from the box is an outlier, beyond ${fmtK(2 * (f.fences?.k ?? ctx.options().outlier_k))} IQR an extreme one. `,
+      outlierRule(ctx)),
     f.summary ? [summaryTable(f), boxKey(), boxPlot(f), outlierList(f)] : h('p', { class: 'muted' }, 'No operation of this form has an estimate.'),
     clusteringSection(f, report, key, ctx),
     calibrationSection(o, f, report, ctx, rerender));
+}
+
+const fmtK = (k) => String(Math.round(k * 1000) / 1000);
+
+/** The outlier rule's k (an analysis option: re-analyses in the worker). */
+function outlierRule(ctx) {
+  const input = h('input', {
+    type: 'number', min: '0.1', max: '10', step: '0.1', value: String(ctx.options().outlier_k),
+    'data-testid': 'outlier-k', 'aria-label': 'Outlier rule: multiple k of the IQR',
+  });
+  input.addEventListener('change', () => {
+    const k = Number(input.value);
+    if (!(k > 0 && k <= 10)) { input.setCustomValidity('k must be above 0 and at most 10'); input.reportValidity(); return; }
+    input.setCustomValidity('');
+    ctx.setOptions({ outlier_k: k });
+  });
+  return h('label', { class: 'inline-control' }, 'k = ', input);
 }
 
 const SIX = [['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'], ['q3', 'Q3'], ['max', 'Max']];

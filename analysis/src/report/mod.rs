@@ -52,6 +52,9 @@ pub struct Options {
     /// Relative difference two results must exceed (besides disjoint CIs)
     /// to count as different, e.g. 0.03 = 3 %.
     pub threshold: f64,
+    /// Tukey's outlier rule: outliers beyond k·IQR from the quartiles,
+    /// extreme ones beyond 2k·IQR (k = 1.5 is Tukey's).
+    pub outlier_k: f64,
     /// Bootstrap resamples of the impact factor (each re-estimates it from
     /// `impact.pairs` group pairs, so it costs more than other bootstraps).
     pub impact_resamples: usize,
@@ -75,6 +78,7 @@ impl Default for Options {
             impact: ImpactOptions::default(),
             impact_resamples: 500,
             threshold: 0.03,
+            outlier_k: crate::stats::summary::TUKEY_K,
             dtw: DtwOptions::default(),
         }
     }
@@ -103,6 +107,12 @@ impl Options {
             return Err(format!(
                 "the bootstrap seed must be at most 2^53 − 1 (JavaScript numbers carry no more), got {}",
                 b.seed
+            ));
+        }
+        if !(self.outlier_k > 0.0 && self.outlier_k.is_finite()) {
+            return Err(format!(
+                "the outlier rule's multiple k must be > 0, got {}",
+                self.outlier_k
             ));
         }
         if !(self.threshold >= 0.0 && self.threshold.is_finite()) {

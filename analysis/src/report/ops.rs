@@ -235,7 +235,9 @@ fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Opti
     let mut sorted = values.clone();
     sorted.sort_by(f64::total_cmp);
     let summary = Summary::of_sorted(&sorted, o.quantile_type);
-    let fences = summary.as_ref().map(|s| Fences::of(s, &sorted));
+    let fences = summary
+        .as_ref()
+        .map(|s| Fences::with_k(s, &sorted, o.outlier_k));
     let outliers = match &fences {
         Some(f) => names
             .iter()

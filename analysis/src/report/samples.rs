@@ -70,7 +70,7 @@ pub fn series_report(s: &Series, opts: &Options) -> Option<SeriesReport> {
     let mut sorted: Vec<f64> = s.executions.iter().flatten().copied().collect();
     sorted.sort_by(f64::total_cmp);
     let summary = Summary::of_sorted(&sorted, t)?;
-    let fences = Fences::of(&summary, &sorted);
+    let fences = Fences::with_k(&summary, &sorted, opts.outlier_k);
     let mut outliers = Vec::new();
     for (e, ex) in s.executions.iter().enumerate() {
         for (i, &x) in ex.iter().enumerate() {

@@ -44,11 +44,13 @@ impl Summary {
     }
 }
 
-/// Tukey's fences: mild at 1.5·IQR, extreme at 3·IQR beyond the quartiles;
-/// a value is an outlier when strictly outside. Whiskers end at the most
-/// extreme values inside the mild fences.
+/// Tukey's fences: mild at k·IQR (k = 1.5 by default), extreme at 2k·IQR
+/// (3·IQR) beyond the quartiles; a value is an outlier when strictly
+/// outside. Whiskers end at the most extreme values inside the mild fences.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Fences {
+    /// The multiple of the IQR of the mild fences.
+    pub k: f64,
     pub lower: f64,
     pub upper: f64,
     pub lower_extreme: f64,
@@ -57,17 +59,26 @@ pub struct Fences {
     pub whisker_high: f64,
 }
 
+/// Tukey's own multiple.
+pub const TUKEY_K: f64 = 1.5;
+
 impl Fences {
     pub fn of(summary: &Summary, sorted: &[f64]) -> Fences {
+        Fences::with_k(summary, sorted, TUKEY_K)
+    }
+
+    /// Fences at k·IQR (mild) and 2k·IQR (extreme).
+    pub fn with_k(summary: &Summary, sorted: &[f64], k: f64) -> Fences {
         let iqr = summary.iqr();
-        let lower = summary.q1 - 1.5 * iqr;
-        let upper = summary.q3 + 1.5 * iqr;
+        let lower = summary.q1 - k * iqr;
+        let upper = summary.q3 + k * iqr;
         let inside = |x: &&f64| **x >= lower && **x <= upper;
         Fences {
+            k,
             lower,
             upper,
-            lower_extreme: summary.q1 - 3.0 * iqr,
-            upper_extreme: summary.q3 + 3.0 * iqr,
+            lower_extreme: summary.q1 - 2.0 * k * iqr,
+            upper_extreme: summary.q3 + 2.0 * k * iqr,
             // The quartiles lie inside the fences, so both exist for non-empty data.
             whisker_low: sorted.iter().find(inside).copied().unwrap_or(summary.q1),
             whisker_high: sorted
