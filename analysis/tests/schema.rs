@@ -1349,7 +1349,7 @@ fn trace_data_validates_and_is_checked() {
         .position(|s| s["suite"] == "trace")
         .unwrap();
     // Rejected by both the schema and the reader.
-    let both: [(&str, fn(&mut Value)); 4] = [
+    let both: [Mutation; 4] = [
         ("trace wall_ns 0", |d| d["workloads"][0]["runs"][0]["wall_ns"] = json!(0)),
         ("trace level a string", |d| d["workloads"][0]["runs"][1]["level"] = json!("1")),
         ("trace without metrics", |d| {
@@ -1360,7 +1360,7 @@ fn trace_data_validates_and_is_checked() {
         }),
     ];
     // The reader's cross-checks the schema cannot express.
-    let reader_only: [(&str, fn(&mut Value)); 2] = [
+    let reader_only: [Mutation; 2] = [
         ("trace column not a metric", |d| {
             d["workloads"][0]["runs"][0]["columns"][1] = json!("nope")
         }),
