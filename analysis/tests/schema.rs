@@ -137,6 +137,9 @@ fn reader_and_schema_agree_on_fixtures() {
     let v = validator();
     let mut files = Vec::new();
     collect_json(&root().join("tests/fixtures"), &mut files);
+    // Other harnesses' files are not tickbook documents: the schema does
+    // not describe them (analysis/tests/import.rs covers them).
+    files.retain(|p| !p.components().any(|c| c.as_os_str() == "import"));
     assert!(files.len() >= 6, "fixtures missing: {files:?}");
     for path in files {
         let name = path.strip_prefix(root()).unwrap().display().to_string();
