@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 use tickbook_analysis::report::{
-    analyze_bytes, apply_calibration, CalibrationFit, OpsView, Options, ReportView,
+    analyze_bytes, analyze_bytes_suites, apply_calibration, CalibrationFit, OpsView, Options,
+    ReportView,
 };
 use wasm_bindgen::prelude::*;
 
@@ -34,6 +35,19 @@ fn options_from_js(options: JsValue) -> Result<Options, JsError> {
 pub fn analyze(name: &str, bytes: &[u8], options: JsValue) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
     to_js(&analyze_bytes(name, bytes, &opts))
+}
+
+/// `analyze` with only the named suites' cells (report::analyze_bytes_suites):
+/// the worker analyses a run suite by suite to show its first cells early.
+#[wasm_bindgen(js_name = analyzeSuites)]
+pub fn analyze_suites(
+    name: &str,
+    bytes: &[u8],
+    options: JsValue,
+    suites: Vec<String>,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    to_js(&analyze_bytes_suites(name, bytes, &opts, &suites))
 }
 
 /// The Bernoulli trial planner (eq. 5) for any inputs: an event of

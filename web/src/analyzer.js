@@ -119,6 +119,10 @@ export class Analyzer {
       case 'failed': {
         const p = this.pending.get(msg.id);
         if (!p) break;
+        if (msg.partial) {
+          p.onPartial?.(msg.report);
+          break;
+        }
         this.pending.delete(msg.id);
         this.batchDone += 1;
         p.resolve(msg.type === 'result' ? msg.report : failure(p.name, msg.message));
@@ -135,12 +139,16 @@ export class Analyzer {
     this.onProgress?.(name == null ? null : { index: this.batchDone + 1, total: this.batchTotal, name });
   }
 
-  /** Analyse bytes (an ArrayBuffer, transferred) or, without them, re-analyse the bytes kept for `id`. */
-  analyze(id, name, buffer, options) {
+  /**
+   * Analyse bytes (an ArrayBuffer, transferred) or, without them, re-analyse
+   * the bytes kept for `id`; `onPartial(report)` gets partial reports.
+   */
+  analyze(id, name, buffer, options, onPartial) {
     return new Promise((resolve) => {
-      this.pending.set(id, { name, resolve });
+      this.pending.set(id, { name, resolve, onPartial });
       this.batchTotal += 1;
-      const msg = { type: 'analyze', id, name, options };
+      // With `onPartial`, the worker posts the cells ready so far before the final report.
+      const msg = { type: 'analyze', id, name, options, progressive: Boolean(onPartial) };
       if (buffer) {
         msg.buffer = buffer;
         this.worker.postMessage(msg, [buffer]);

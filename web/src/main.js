@@ -164,19 +164,31 @@ async function load(key, item) {
 
 async function analyzeAndShow(key, name, buffer) {
   if (!buffer) await files.get(key)?.restoring;
-  const report = await analyzer.analyze(key, name, buffer, options);
+  // A file's first analysis shows its cells as they are ready (worker.js);
+  // a re-analysis replaces the cells on show at once.
+  const partial = files.get(key)?.report ? undefined : (r) => showPartial(key, r);
+  const report = await analyzer.analyze(key, name, buffer, options, partial);
   show(key, report);
 }
 
-function show(key, report) {
+/** Some of a file's cells before its final report; the file stays 'analysing…'. */
+function showPartial(key, report) {
+  const f = files.get(key);
+  if (!f || f.report) return;
+  notebook.render(key, report, { partial: true });
+}
+
+async function show(key, report) {
   const f = files.get(key);
   if (!f) return;
   // A cancelled re-analysis keeps what was shown; a cancelled first one says so.
   if (report.cancelled && f.report) return;
   f.report = report;
-  // Timed for scripts/bench-page (User Timing: 'render <file>').
+  // Timed for scripts/bench-page (User Timing: 'render <file>'; the cells are
+  // built one per task, so this is the time until the last one is attached).
   const t0 = performance.now();
-  const anchor = notebook.render(key, report);
+  const anchor = await notebook.render(key, report);
+  if (anchor === undefined || files.get(key) !== f) return; // a newer render took over
   fileList.fill(key, f.name, report, anchor);
   performance.measure(`render ${f.name}`, { start: t0 });
   if (!analyzer.analyzing) {

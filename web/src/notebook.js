@@ -25,6 +25,7 @@ export class Notebook {
     this.app = app;
     this.slots = new Map();
     this.views = new Map(); // key -> view state of that file's cells
+    this.generations = new Map(); // key -> number of the newest render of that slot
   }
 
   add(key) {
@@ -42,44 +43,74 @@ export class Notebook {
     this.views.delete(key);
   }
 
-  /** Render a FileReport into its slot; returns the id of its first cell (for the file list's link). */
-  render(key, report) {
+  /**
+   * Render a FileReport into its slot, one cell per task (each cell is built
+   * and attached, then the page gets the main thread back, so many files do
+   * not make one long task). Resolves with the id of its first cell (for the
+   * file list's link), or undefined when a newer render of the slot started
+   * meanwhile (that one wins). `partial`: some of the file's cells, before its
+   * final report (worker.js): the slot's data-options is set by the final one.
+   */
+  async render(key, report, { partial = false } = {}) {
     const slot = this.slots.get(key);
     if (!slot) return null;
+    const generation = (this.generations.get(key) ?? 0) + 1;
+    this.generations.set(key, generation);
+    const current = () => this.slots.get(key) === slot && this.generations.get(key) === generation;
     const focus = focusedIn(slot);
     // Keep the slot's height until the new charts have drawn, so a rebuild
     // does not make the page jump.
     // (An empty slot has no height: skip the read, which forces a layout of the page.)
     if (slot.firstChild && slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
-    dispose(slot);
-    clear(slot);
     if (!this.views.has(key)) this.views.set(key, {});
     const ctx = { ...this.app, view: this.views.get(key) };
-    const cells = [];
-    if (!report.ok) cells.push(errorCard(report, key));
+    const builders = [];
+    if (!report.ok) builders.push(() => errorCard(report, key));
     else {
-      if (report.clocks) cells.push(clocksCell(report, key));
-      if (report.bernoulli) cells.push(bernoulliCell(report, key, ctx));
-      if (report.ops) cells.push(opsCell(report, key, ctx));
-      if (report.copy) cells.push(copyCell(report, key, ctx));
-      if (report.alloc) cells.push(allocCell(report, key, ctx));
-      if (report.trace) cells.push(traceCell(report, key, ctx));
-      if (report.bottleneck) cells.push(bottleneckCell(report, key));
-      if (report.samples) cells.push(samplesCell(report, key, quantileName));
-      if (!cells.length) {
-        cells.push(h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
+      if (report.clocks) builders.push(() => clocksCell(report, key));
+      if (report.bernoulli) builders.push(() => bernoulliCell(report, key, ctx));
+      if (report.ops) builders.push(() => opsCell(report, key, ctx));
+      if (report.copy) builders.push(() => copyCell(report, key, ctx));
+      if (report.alloc) builders.push(() => allocCell(report, key, ctx));
+      if (report.trace) builders.push(() => traceCell(report, key, ctx));
+      if (report.bottleneck) builders.push(() => bottleneckCell(report, key));
+      if (report.samples) builders.push(() => samplesCell(report, key, quantileName, ctx));
+      if (!builders.length) {
+        builders.push(() => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
           h('h2', {}, h('span', { class: 'kind' }, 'Nothing to show'), ' ', h('span', { class: 'file' }, report.file)),
           h('p', {}, 'The file was read, but it has no suite this page can show (suites: ',
             (report.info?.suites ?? []).join(', ') || 'none', ').')));
       }
     }
-    slot.append(...cells);
+    let first = null;
+    for (let i = 0; i < builders.length; i++) {
+      if (i > 0) {
+        await yieldToPage();
+        if (!current()) return undefined;
+      }
+      const t0 = performance.now();
+      const cell = builders[i]();
+      // Timed for scripts/bench-page (User Timing: 'render cell <testid> <file>').
+      performance.measure(`render cell ${cell.dataset?.testid} ${report.file}`, { start: t0 });
+      if (i === 0) {
+        first = cell.id ?? null;
+        dispose(slot);
+        clear(slot);
+      }
+      slot.append(cell);
+    }
     // The options this rendering was analysed with (tests wait on it).
-    slot.dataset.options = JSON.stringify(report.options ?? null);
+    if (!partial) slot.dataset.options = JSON.stringify(report.options ?? null);
     restoreFocus(slot, focus);
     requestAnimationFrame(() => requestAnimationFrame(() => { slot.style.minHeight = ''; }));
-    return cells[0]?.id ?? null;
+    return first;
   }
+}
+
+/** Give the main thread back to the page (input, paint) before going on. */
+function yieldToPage() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Where focus is inside `slot`, as (data-testid, index among those), or null. */

@@ -13,10 +13,12 @@
 //      restarted worker gets the files back this way, see Analyzer.cancel)
 // out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
+//      {type: 'result', id, report, partial: true}  (with `progressive`: some of
+//      the file's cells, before the final report; see analyzeProgressively)
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 
-import init, { analyze, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
 // The wasm comes embedded in the page, as the page's first message (embed.js).
 import { embeddedWasm } from './embed.js';
 // DTW for the Perturbation cell's benchmark (trace.js).
@@ -128,9 +130,43 @@ async function handle(msg) {
   }
   postMessage({ type: 'started', id: msg.id });
   try {
-    const report = analyze(file.name, file.bytes, msg.options ?? undefined);
+    const report = msg.progressive
+      ? analyzeProgressively(msg.id, file, msg.options ?? undefined)
+      : analyze(file.name, file.bytes, msg.options ?? undefined);
     postMessage({ type: 'result', id: msg.id, report });
   } catch (e) {
     postMessage({ type: 'failed', id: msg.id, message: String(e?.message ?? e) });
   }
+}
+
+// Suites from the cheapest to analyse to the dearest (alloc's bootstraps take
+// seconds): a run is analysed one suite at a time in this order, and each
+// cell is posted as soon as it is ready, so the first shows early.
+const SUITE_ORDER = ['clocks', 'bernoulli', 'samples', 'ops', 'copy', 'trace', 'bottleneck', 'alloc'];
+
+/**
+ * The file's report, built suite by suite (report::analyze_bytes_suites),
+ * posting the cells so far as partial results. Each cell is computed from its
+ * own suite alone, so the final report equals `analyze`'s: it is the last
+ * call's (header, info and every warning, the alloc one included since alloc
+ * comes last) with the earlier calls' cells.
+ */
+function analyzeProgressively(id, file, options) {
+  const first = analyzeSuites(file.name, file.bytes, options, SUITE_ORDER.slice(0, 3));
+  const rest = first.ok ? SUITE_ORDER.slice(3).filter((s) => first.info?.suites?.includes(s)) : [];
+  if (!rest.length) return first;
+  const cells = {};
+  const keep = (r) => { for (const s of SUITE_ORDER) if (r[s] != null) cells[s] = r[s]; };
+  keep(first);
+  const post = (r) => {
+    if (Object.keys(cells).length) postMessage({ type: 'result', id, partial: true, report: { ...r, ...cells } });
+  };
+  post(first);
+  for (const suite of rest.slice(0, -1)) {
+    const r = analyzeSuites(file.name, file.bytes, options, [suite]);
+    keep(r);
+    post(r);
+  }
+  const last = analyzeSuites(file.name, file.bytes, options, rest.slice(-1));
+  return Object.assign(last, cells);
 }

@@ -222,6 +222,53 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
     report
 }
 
+/// `analyze_bytes` with only the named suites' cells computed (the others
+/// stay empty; header, info and run warnings as usual). The page analyses a
+/// big run suite by suite, cheapest first, to show its first cells early
+/// (`web/src/worker.js`); each cell is computed from its own suite alone, so
+/// the cells equal `analyze_bytes`'s. A `samples` file is one suite and is
+/// always analysed whole.
+pub fn analyze_bytes_suites(
+    file: &str,
+    bytes: &[u8],
+    opts: &Options,
+    suites: &[String],
+) -> FileReport {
+    let mut report = analyze_bytes(file, b"", opts);
+    report.error = None;
+    let want = |name: &str| suites.iter().any(|s| s == name);
+    match read_document(file, bytes) {
+        Err(e) => report.error = Some(e),
+        Ok(Document::Run(mut run)) => {
+            if !want("clocks") {
+                run.clocks = None;
+            }
+            if !want("bernoulli") {
+                run.bernoulli = None;
+            }
+            if !want("ops") {
+                run.ops = None;
+            }
+            if !want("copy") {
+                run.copy = None;
+            }
+            if !want("alloc") {
+                run.alloc = None;
+            }
+            if !want("trace") {
+                run.trace = None;
+            }
+            if !want("bottleneck") {
+                run.bottleneck = None;
+            }
+            report.ok = true;
+            fill_run(&mut report, &run, opts);
+        }
+        Ok(Document::Samples(s)) => fill_samples(&mut report, &s, opts),
+    }
+    report
+}
+
 fn fill_samples(report: &mut FileReport, s: &crate::format::SamplesFile, opts: &Options) {
     report.ok = true;
     report.kind = Some(s.kind.clone());
