@@ -479,6 +479,21 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
             );
         }
     }
+    if let Some(c) = &s.clustering {
+        let cuts: Vec<String> = c
+            .clustering
+            .cuts
+            .iter()
+            .map(|k| format!("{} {}", k.statistic, k.clusters))
+            .collect();
+        let _ = writeln!(
+            out,
+            "   clusters of {} series by mean cost ({} linkage), per granularity cut: {}",
+            c.names.len(),
+            format!("{:?}", c.clustering.method).to_lowercase(),
+            cuts.join(", ")
+        );
+    }
 }
 
 /// Per-series execution statistics (between- vs within-execution noise) and,

@@ -25,14 +25,16 @@ const STATISTICS = { min: 'minimum', q1: 'Q1', median: 'median', mean: 'mean', q
 export function clusteringSection(f, report, key, ctx) {
   const c = f.clustering;
   const view = ctx.view;
+  // What is clustered: operations (ops cell) or a samples file's series.
+  const noun = f.noun ?? 'operations';
   const section = h('div', { class: 'clustering', 'data-testid': 'clustering', dataset: { form: f.form } },
     h('h3', {}, `Clusters of ${f.form} costs`),
     h('p', { class: 'muted section-note' },
-      'Operations are clustered by cost (distance = |difference in ns per op|). The ',
+      `${noun[0].toUpperCase()}${noun.slice(1)} are clustered by cost (distance = |difference in ns${noun === 'operations' ? ' per op' : ''}|). `, f.basis && noun !== 'operations' ? `Cost: ${f.basis}. ` : '', 'The ',
       h('strong', {}, 'granularity'), ' is where the tree is cut: two clusters closer than it are not told apart. ',
       'Set to each of the six statistics of the costs in turn, it gives from many fine clusters (minimum) to one (maximum).'));
   if (!c) {
-    section.append(h('p', { class: 'muted' }, 'Clustering needs at least two operations with an estimate.'));
+    section.append(h('p', { class: 'muted' }, `Clustering needs at least two ${noun} with an estimate.`));
     return section;
   }
   const stat = c.cuts.some((x) => x.statistic === view.statistic) ? view.statistic : (view.statistic = 'median');
@@ -52,7 +54,7 @@ export function clusteringSection(f, report, key, ctx) {
       h('th', { scope: 'row' }, STATISTICS[x.statistic] ?? x.statistic),
       numCell('granularity_ns', x.granularity_ns, fmtNs(x.granularity_ns), { unit: 'ns' }),
       numCell('clusters', x.clusters, fmtCount(x.clusters)))),
-    caption: `Table 4 for this machine: ${c.method} linkage, ${fmtCount(c.dendrogram.observations)} operations.`,
+    caption: `Table 4 for this machine: ${c.method} linkage, ${fmtCount(c.dendrogram.observations)} ${noun}.`,
   });
   const cutArea = h('div', { class: 'cut-area' });
   function showCut() {

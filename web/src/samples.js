@@ -8,13 +8,14 @@ import { chartFigure, baseOptions } from './charts.js';
 import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { executionExplain, executionStatsBlock } from './executions.js';
+import { clusteringSection } from './clustering.js';
 
 const STATS = [
   ['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'],
   ['q3', 'Q3'], ['max', 'Max'], ['sd', 'SD'],
 ];
 
-export function samplesCell(report, key, quantileName) {
+export function samplesCell(report, key, quantileName, ctx) {
   const s = report.samples;
   const qt = s.series[0]?.summary.quantile_type ?? report.options?.quantile_type;
   return h('section', {
@@ -34,7 +35,19 @@ export function samplesCell(report, key, quantileName) {
   h('div', { class: 'series-charts' }, s.series.map((x) => boxPlot(x))),
   outliersTable(s),
   executionsTable(s),
-  executionStatsSection(s));
+  executionStatsSection(s),
+  s.clustering && ctx ? seriesClustering(s.clustering, report, key, ctx) : null);
+}
+
+/** The series clustered by mean cost, with the ops cell's component. */
+function seriesClustering(c, report, key, ctx) {
+  const f = { ...c, form: 'series', noun: 'series' };
+  return h('div', { 'data-testid': 'samples-clustering' },
+    clusteringSection(f, report, key, ctx),
+    c.left_out.length
+      ? h('p', { class: 'muted', 'data-testid': 'clustering-left-out' },
+        'Left out (not a time unit): ', c.left_out.map(([n, u]) => `${n} (${u})`).join(', '), '.')
+      : null);
 }
 
 function summaryTable(s, qt, quantileName) {

@@ -303,7 +303,8 @@ fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Opti
     }
 }
 
-fn clustering_report(
+/// Shared with the Samples cell (imported benchmarks clustered by cost).
+pub(crate) fn clustering_report(
     names: &[String],
     values: &[f64],
     s: &Summary,

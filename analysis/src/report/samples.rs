@@ -1,7 +1,7 @@
 //! The Samples cell: summaries, fences and outliers of named series grouped
 //! by execution.
 
-use super::Options;
+use super::{ClusteringReport, Options};
 use crate::format::{SamplesFile, Series};
 use crate::stats::{Ecdf, Fences, Summary};
 use serde::Serialize;
@@ -11,6 +11,26 @@ pub struct SamplesReport {
     pub source: Option<String>,
     pub description: Option<String>,
     pub series: Vec<SeriesReport>,
+    /// The series clustered by cost (as the ops cell's operations), when at
+    /// least three are in a time unit; else null.
+    pub clustering: Option<SamplesClustering>,
+}
+
+/// Hierarchical clustering of the series by cost, cut at each of the six
+/// statistics of the costs (the same builder as the ops cell).
+#[derive(Debug, Clone, Serialize)]
+pub struct SamplesClustering {
+    /// What is clustered: which statistic of each series, in which unit.
+    pub basis: String,
+    /// Series included (time units), in file order; observation i of the
+    /// dendrogram is `names[i]`.
+    pub names: Vec<String>,
+    pub values_ns: Vec<f64>,
+    /// Series left out because their unit is not a time (name, unit).
+    pub left_out: Vec<(String, String)>,
+    /// Six-number summary of `values_ns`, whose statistics are the cuts.
+    pub summary: Summary,
+    pub clustering: ClusteringReport,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -53,15 +73,51 @@ pub struct ExecutionRow {
 }
 
 pub fn samples_report(s: &SamplesFile, opts: &Options) -> SamplesReport {
+    let series: Vec<SeriesReport> = s
+        .series
+        .iter()
+        .filter_map(|x| series_report(x, opts))
+        .collect();
     SamplesReport {
         source: s.source.clone(),
         description: s.description.clone(),
-        series: s
-            .series
-            .iter()
-            .filter_map(|x| series_report(x, opts))
-            .collect(),
+        clustering: samples_clustering(&series, opts),
+        series,
     }
+}
+
+/// Fewer than three series in a time unit give no clustering: with two, every
+/// cut is either one or two clusters and says nothing the table does not.
+const MIN_CLUSTERED: usize = 3;
+
+fn samples_clustering(series: &[SeriesReport], opts: &Options) -> Option<SamplesClustering> {
+    let mut names = Vec::new();
+    let mut values_ns = Vec::new();
+    let mut left_out = Vec::new();
+    for x in series {
+        match x.unit_ns {
+            Some(k) if (x.summary.mean * k).is_finite() => {
+                names.push(x.name.clone());
+                values_ns.push(x.summary.mean * k);
+            }
+            _ => left_out.push((x.name.clone(), x.unit.clone())),
+        }
+    }
+    if names.len() < MIN_CLUSTERED {
+        return None;
+    }
+    let mut sorted = values_ns.clone();
+    sorted.sort_by(f64::total_cmp);
+    let summary = Summary::of_sorted(&sorted, opts.quantile_type)?;
+    let clustering = super::ops::clustering_report(&names, &values_ns, &summary, opts.linkage)?;
+    Some(SamplesClustering {
+        basis: "mean of each series over all its measurements, in ns".into(),
+        names,
+        values_ns,
+        left_out,
+        summary,
+        clustering,
+    })
 }
 
 /// `None` only for a series with no measurements (the reader rejects those).
@@ -133,5 +189,66 @@ mod tests {
         assert_eq!((s.outliers[0].execution, s.outliers[0].index), (0, 4));
         assert_eq!(s.unit_ns, Some(1e6));
         assert!((s.per_execution[0].mean - 4.4).abs() < 1e-12);
+        // One series: no clustering.
+        assert!(r.samples.as_ref().unwrap().clustering.is_none());
+    }
+
+    #[test]
+    fn series_cluster_by_mean_cost_across_time_units() {
+        // Three groups near 10 ns, 1 µs and 1 ms, in mixed time units and in
+        // file order; a series in cycles is left out.
+        let text = r#"{"format":"tickbook","format_version":"1.0","kind":"samples",
+          "series":[
+            {"name":"b1","unit":"us","executions":[[1.0,1.0]]},
+            {"name":"a2","unit":"ns","executions":[[11.0,11.0]]},
+            {"name":"c1","unit":"ms","executions":[[1.0,1.0]]},
+            {"name":"cyc","unit":"cycles","executions":[[5.0,6.0]]},
+            {"name":"a1","unit":"ns","executions":[[9.0,11.0]]},
+            {"name":"b2","unit":"ns","executions":[[1010.0,1010.0]]},
+            {"name":"a4","unit":"ns","executions":[[13.0,13.0]]},
+            {"name":"c2","unit":"us","executions":[[1000.5,1000.5]]},
+            {"name":"a3","unit":"ns","executions":[[12.0,12.0]]}]}"#;
+        let r = analyze_bytes("groups.json", text.as_bytes(), &Options::default());
+        assert!(r.ok, "{:?}", r.error);
+        let c = r.samples.as_ref().unwrap().clustering.as_ref().unwrap();
+        assert_eq!(c.left_out, [("cyc".to_string(), "cycles".to_string())]);
+        assert_eq!(c.names.len(), 8);
+        assert_eq!(
+            (c.values_ns[0], c.values_ns[2], c.values_ns[3]),
+            (1000.0, 1e6, 10.0)
+        );
+        let stats: Vec<&str> = c
+            .clustering
+            .cuts
+            .iter()
+            .map(|x| x.statistic.as_str())
+            .collect();
+        assert_eq!(stats, ["min", "q1", "median", "mean", "q3", "max"]);
+        // The median cost, (13 + 1000)/2 ns, is wider than the gaps within
+        // groups (at most 500 ns) and narrower than those between them.
+        let cut = &c.clustering.cuts[2];
+        assert_eq!(cut.statistic, "median");
+        assert_eq!(cut.granularity_ns, 506.5);
+        assert_eq!(cut.clusters, 3);
+        let members: Vec<Vec<&str>> = cut
+            .members
+            .iter()
+            .map(|m| m.names.iter().map(String::as_str).collect())
+            .collect();
+        assert_eq!(
+            members,
+            [
+                vec!["a1", "a2", "a3", "a4"],
+                vec!["b1", "b2"],
+                vec!["c1", "c2"]
+            ]
+        );
+        assert_eq!(
+            (cut.members[1].min_ns, cut.members[1].max_ns),
+            (1000.0, 1010.0)
+        );
+        // The minimum (10 ns) parts the cheap group; the maximum joins all.
+        assert!(c.clustering.cuts[0].clusters > 3);
+        assert_eq!(c.clustering.cuts[5].clusters, 1);
     }
 }
