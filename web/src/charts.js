@@ -17,8 +17,9 @@ export function chartFigure({ testid, caption, summary, draw, className }) {
     body,
     h('figcaption', {}, h('span', { class: 'caption' }, caption), ' ', h('span', { class: 'summary' }, summary)));
   let drawnWidth = 0;
+  let observedWidth = 0;
   const render = () => {
-    const width = Math.floor(body.clientWidth);
+    const width = Math.floor(observedWidth);
     if (width < 50 || Math.abs(width - drawnWidth) < 8) return;
     drawnWidth = width;
     let out;
@@ -35,10 +36,45 @@ export function chartFigure({ testid, caption, summary, draw, className }) {
     }
     clear(body).append(out);
   };
-  const observer = new ResizeObserver(() => requestAnimationFrame(render));
+  // The observer reports the width, so drawing never forces a layout; the
+  // drawing itself goes through the queue below.
+  const observer = new ResizeObserver((entries) => {
+    observedWidth = entries[entries.length - 1].contentRect.width;
+    pending.set(figure, render);
+    scheduleDrawing();
+  });
   observer.observe(body);
-  figure.dispose = () => observer.disconnect();
+  figure.dispose = () => {
+    observer.disconnect();
+    pending.delete(figure);
+  };
   return figure;
+}
+
+// Charts waiting to be drawn. A file's cells attach dozens of charts at once;
+// drawing them all in the next frame made one main-thread task of 300–500 ms.
+// They are drawn a few at a time instead, each batch a task of its own of at
+// most ~30 ms (plus the one chart that crosses it), so input and the worker's
+// messages are handled in between.
+const pending = new Map(); // figure -> its render function
+let draining = false;
+const BATCH_MS = 30;
+
+function scheduleDrawing() {
+  if (draining) return;
+  draining = true;
+  setTimeout(drainCharts, 0);
+}
+
+function drainCharts() {
+  const start = performance.now();
+  for (const [figure, render] of pending) {
+    pending.delete(figure);
+    render();
+    if (performance.now() - start > BATCH_MS) break;
+  }
+  draining = false;
+  if (pending.size) scheduleDrawing();
 }
 
 /** Common Plot options: transparent background via CSS, readable fonts. */
