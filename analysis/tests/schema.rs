@@ -1315,8 +1315,16 @@ fn full_trace() -> TraceData {
                     repetition: 0,
                     wall_ns: 2.6e7,
                     instrumentation_count: 9,
-                    columns: vec!["wall_ns".into(), "progress".into(), "compress.matches".into()],
-                    records: vec![vec![1e7, 30.0, 4.0], vec![1e7, 32.0, 5.0], vec![6e6, 16.0, 0.0]],
+                    columns: vec![
+                        "wall_ns".into(),
+                        "progress".into(),
+                        "compress.matches".into(),
+                    ],
+                    records: vec![
+                        vec![1e7, 30.0, 4.0],
+                        vec![1e7, 32.0, 5.0],
+                        vec![6e6, 16.0, 0.0],
+                    ],
                 },
             ],
         }],
@@ -1353,8 +1361,12 @@ fn trace_data_validates_and_is_checked() {
         .unwrap();
     // Rejected by both the schema and the reader.
     let both: [Mutation; 4] = [
-        ("trace wall_ns 0", |d| d["workloads"][0]["runs"][0]["wall_ns"] = json!(0)),
-        ("trace level a string", |d| d["workloads"][0]["runs"][1]["level"] = json!("1")),
+        ("trace wall_ns 0", |d| {
+            d["workloads"][0]["runs"][0]["wall_ns"] = json!(0)
+        }),
+        ("trace level a string", |d| {
+            d["workloads"][0]["runs"][1]["level"] = json!("1")
+        }),
         ("trace without metrics", |d| {
             d.as_object_mut().unwrap().remove("metrics");
         }),

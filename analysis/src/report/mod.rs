@@ -15,9 +15,9 @@ mod alloc;
 mod bernoulli;
 mod bottleneck;
 mod clocks;
-mod copy;
 /// Several files side by side, and pooled executions.
 pub mod compare;
+mod copy;
 mod executions;
 mod ops;
 mod samples;
