@@ -229,7 +229,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
         out
     };
-    // A reader that stops early (`| head`) is not an error worth a panic.
+    print_and_exit(&text, failed)
+}
+
+/// Write `text` to stdout; failure when `failed` or stdout broke. A reader
+/// that stops early (`| head`) is not an error worth a message.
+fn print_and_exit(text: &str, failed: bool) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())
@@ -921,23 +926,7 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     } else {
         render_comparison(&report)
     };
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => {
-            eprintln!("error: cannot write to stdout: {e}");
-            return ExitCode::FAILURE;
-        }
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    print_and_exit(&text, failed)
 }
 
 fn render_comparison(r: &ComparisonReport) -> String {
