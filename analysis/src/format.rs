@@ -412,10 +412,31 @@ pub struct OpsData {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CoreClock {
-    /// Dependent adds per sample.
+    /// Dependent adds per sample (n).
     pub adds: u64,
-    /// Counter ticks per sample, every sample kept.
+    /// Counter ticks per sample of n adds, every sample kept.
     pub ticks: Vec<f64>,
+    /// Counter ticks for 2n adds, paired with `ticks` (same length). When
+    /// present a sample's cost is `(ticks_2n − ticks) / adds`, which cancels
+    /// the counter reads; files without it divide `ticks` by `adds`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ticks_2n: Vec<f64>,
+}
+
+impl CoreClock {
+    /// Counter ticks per dependent add (one core cycle), one per sample.
+    pub fn ticks_per_add(&self) -> Vec<f64> {
+        let n = self.adds as f64;
+        if self.ticks_2n.is_empty() {
+            self.ticks.iter().map(|t| t / n).collect()
+        } else {
+            self.ticks
+                .iter()
+                .zip(&self.ticks_2n)
+                .map(|(a, b)| (b - a) / n)
+                .collect()
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -509,6 +509,23 @@ fn validate_ops(cx: &Ctx, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
     }
     if let Some(c) = &d.core_clock {
         check_samples(cx, &c.ticks, &format!("{prefix}.core_clock.ticks"))?;
+        check_samples(cx, &c.ticks_2n, &format!("{prefix}.core_clock.ticks_2n"))?;
+        if !c.ticks_2n.is_empty() && c.ticks_2n.len() != c.ticks.len() {
+            return Err(cx.err(
+                Some(format!("{prefix}.core_clock.ticks_2n")),
+                format!(
+                    "{} samples of 2n adds but {} of n adds; expected one pair per sample",
+                    c.ticks_2n.len(),
+                    c.ticks.len()
+                ),
+            ));
+        }
+        if c.adds == 0 {
+            return Err(cx.err(
+                Some(format!("{prefix}.core_clock.adds")),
+                "expected at least one add per sample",
+            ));
+        }
     }
     for (i, op) in d.ops.iter().enumerate() {
         let at = format!("{prefix}.ops[{i}]");

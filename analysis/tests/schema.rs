@@ -322,6 +322,7 @@ fn full_ops() -> OpsData {
         core_clock: Some(CoreClock {
             adds: 100_000,
             ticks: vec![41_666.0, 41_670.0],
+            ticks_2n: vec![83_310.0, 83_330.0],
         }),
         ops: vec![
             OpMeasurement {

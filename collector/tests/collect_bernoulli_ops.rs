@@ -107,7 +107,8 @@ fn quick_ops_run_is_complete_and_add_is_one_cycle() {
     // the stored samples the same way the analysis does.
     let core = d.core_clock.as_ref().expect("core clock measured");
     assert!(core.ticks.len() >= 30);
-    let ticks_per_cycle = median(core.ticks.clone()) / core.adds as f64;
+    assert_eq!(core.ticks_2n.len(), core.ticks.len());
+    let ticks_per_cycle = median(core.ticks_per_add());
     let cycles = |name: &str, form: &str| {
         let o = d
             .ops

@@ -185,7 +185,7 @@ fn op_row(op: &OpMeasurement, d: &OpsData, ticks_per_cycle: Option<f64>, o: &Opt
 
 pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
     let core = d.core_clock.as_ref().and_then(|c| {
-        let per_add: Vec<f64> = c.ticks.iter().map(|t| t / c.adds as f64).collect();
+        let per_add = c.ticks_per_add();
         let tpc = percentile_ci(&per_add, median, &o.bootstrap)?;
         (tpc.estimate > 0.0).then(|| CoreClockRow {
             adds: c.adds,
@@ -391,9 +391,12 @@ mod tests {
             counter_hz: Some(2e9),
             copies: 100,
             repetitions: 31,
+            // Paired n / 2n chains with 40 ticks of counter reads on each: the
+            // difference cancels them.
             core_clock: Some(CoreClock {
-                adds: 1_000_000,
-                ticks: vec![500_000.0; 31],
+                adds: 10_000,
+                ticks: vec![5_040.0; 31],
+                ticks_2n: vec![10_040.0; 31],
             }),
             ops: costs
                 .iter()

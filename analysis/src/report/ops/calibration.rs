@@ -419,6 +419,7 @@ mod tests {
             core_clock: Some(CoreClock {
                 adds: 1000,
                 ticks: vec![400.0; 31],
+                ticks_2n: Vec::new(),
             }),
             ops: costs
                 .iter()

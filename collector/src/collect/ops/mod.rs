@@ -172,14 +172,31 @@ fn table() -> (Vec<OpDef>, Vec<String>) {
     (t, notes)
 }
 
-/// One core-clock sample (counter ticks for CORE_CLOCK_ADDS dependent adds).
+/// Dependent adds in the short core-clock chain: 10 blocks of 1000, about
+/// 3–10 µs, so few samples meet an interrupt or a host preemption (samples
+/// of a million adds, 340 µs, met enough of them on a busy host to move the
+/// median by 7 %).
+const CORE_CLOCK_BLOCKS: u64 = 10;
+const CORE_CLOCK_ADDS: u64 = CORE_CLOCK_BLOCKS * 1000;
+
+/// One core-clock sample: counter ticks for n and for 2n dependent adds
+/// (the difference cancels the counter reads), and n.
 #[cfg(target_arch = "x86_64")]
-fn core_clock_sample() -> Option<(f64, u64)> {
-    Some((x86::core_clock_sample(), x86::CORE_CLOCK_ADDS))
+fn core_clock_sample() -> Option<(f64, f64, u64)> {
+    let n = x86::core_clock_sample(CORE_CLOCK_BLOCKS);
+    let n2 = x86::core_clock_sample(2 * CORE_CLOCK_BLOCKS);
+    Some((n, n2, CORE_CLOCK_ADDS))
 }
 
 #[cfg(target_arch = "aarch64")]
-fn core_clock_sample() -> Option<(f64, u64)> {
+fn core_clock_sample() -> Option<(f64, f64, u64)> {
+    let n = aarch64_add_chain(CORE_CLOCK_BLOCKS);
+    let n2 = aarch64_add_chain(2 * CORE_CLOCK_BLOCKS);
+    Some((n, n2, CORE_CLOCK_ADDS))
+}
+
+#[cfg(target_arch = "aarch64")]
+fn aarch64_add_chain(blocks: u64) -> f64 {
     let c0 = super::tsc::cntvct();
     // SAFETY: register-only arithmetic on the declared operands.
     unsafe {
@@ -192,16 +209,16 @@ fn core_clock_sample() -> Option<(f64, u64)> {
             "b.ne 2b",
             x = inout(reg) 0u64 => _,
             one = in(reg) 1u64,
-            n = inout(reg) 1000u64 => _,
+            n = inout(reg) blocks.max(1) => _,
             options(nostack, nomem),
         );
     }
     let c1 = super::tsc::cntvct();
-    Some((c1.wrapping_sub(c0) as f64, 1_000_000))
+    c1.wrapping_sub(c0) as f64
 }
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn core_clock_sample() -> Option<(f64, u64)> {
+fn core_clock_sample() -> Option<(f64, f64, u64)> {
     None
 }
 
@@ -231,7 +248,8 @@ fn failure(message: String) -> SuiteFailure {
 pub fn run(ctx: &Ctx) -> SuiteResult {
     let reps: usize = if ctx.quick { 100 } else { 1000 };
     let warmup: usize = 3;
-    let core_samples: usize = if ctx.quick { 30 } else { 200 };
+    let core_samples: usize = if ctx.quick { 200 } else { 1000 };
+    let core_samples_after: usize = if ctx.quick { 8 } else { 40 };
     let mut fallbacks: Vec<String> = Vec::new();
     let pinned = super::pin_here(&mut fallbacks);
     let pinned_cpu = pinned.cpu;
@@ -263,13 +281,15 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     if use_counter {
         let pb = ctx.progress.spinner("core clock", "dependent adds");
         let mut ticks = Vec::with_capacity(core_samples);
+        let mut ticks_2n = Vec::with_capacity(core_samples);
         let mut adds = 0;
-        for _ in 0..3 {
+        for _ in 0..10 {
             let _ = core_clock_sample();
         }
         for _ in 0..core_samples {
-            if let Some((t, a)) = core_clock_sample() {
+            if let Some((t, t2, a)) = core_clock_sample() {
                 ticks.push(t);
+                ticks_2n.push(t2);
                 adds = a;
             }
         }
@@ -280,9 +300,14 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
                 std::env::consts::ARCH
             ));
         } else {
-            let tpc = median(&ticks).unwrap_or(f64::NAN) / adds as f64;
+            let c = CoreClock {
+                adds,
+                ticks,
+                ticks_2n,
+            };
+            let tpc = median(&c.ticks_per_add()).unwrap_or(f64::NAN);
             pb.finish_with_message(format!("{tpc:.4} counter ticks per core cycle"));
-            core_clock = Some(CoreClock { adds, ticks });
+            core_clock = Some(c);
         }
     }
 
@@ -337,9 +362,14 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             }
         }
         ops.push(m);
-        if let (Some(c), Some((t, _))) = (core_clock.as_mut(), core_clock_sample()) {
+        if let Some(c) = core_clock.as_mut() {
             let c: &mut CoreClock = c;
-            c.ticks.push(t);
+            for _ in 0..core_samples_after {
+                if let Some((t, t2, _)) = core_clock_sample() {
+                    c.ticks.push(t);
+                    c.ticks_2n.push(t2);
+                }
+            }
         }
         bar.inc(1);
     }
@@ -360,7 +390,9 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "copies": COPIES,
         "repetitions": reps,
         "warmup_runs_per_length": warmup,
-        "core_clock_samples": format!("{core_samples} before the operations, then one after each"),
+    "core_clock_samples": format!(
+            "{core_samples} before the operations, then {core_samples_after} after each"
+        ),
         "pinned_cpu": pinned_cpu,
         "counter": {
             "clock": super::tsc::ORDERED_NAME,
@@ -462,7 +494,7 @@ fn summary_lines(ops: &[OpMeasurement], core: Option<&CoreClock>) -> Vec<String>
         ops.len(),
         available
     )];
-    let Some(tpc) = core.and_then(|c| median(&c.ticks).map(|t| t / c.adds as f64)) else {
+    let Some(tpc) = core.and_then(|c| median(&c.ticks_per_add())) else {
         out.push("no core clock: per-op cycles not shown".to_string());
         return out;
     };

@@ -631,9 +631,9 @@ pub fn table() -> Vec<OpDef> {
     groups.into_iter().flatten().collect()
 }
 
-/// Core clock: 1000 iterations of 1000 dependent adds (plus the loop's
+/// Core clock: `blocks` iterations of 1000 dependent adds (plus the loop's
 /// independent counter), timed by the counter. Returns ticks.
-pub fn core_clock_sample() -> f64 {
+pub fn core_clock_sample(blocks: u64) -> f64 {
     let c0 = tsc::lfence_rdtsc();
     // SAFETY: register-only arithmetic on the declared operands; the local
     // label is unique to this block.
@@ -646,7 +646,7 @@ pub fn core_clock_sample() -> f64 {
             "dec rcx",
             "jnz 2b",
             inout("rax") 0u64 => _,
-            inout("rcx") 1000u64 => _,
+            inout("rcx") blocks.max(1) => _,
             in("rdx") 1u64,
             options(nostack, nomem),
         );
@@ -654,5 +654,3 @@ pub fn core_clock_sample() -> f64 {
     let c1 = tsc::lfence_rdtsc();
     c1.wrapping_sub(c0) as f64
 }
-
-pub const CORE_CLOCK_ADDS: u64 = 1_000_000;
