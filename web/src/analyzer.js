@@ -119,13 +119,22 @@ export class Analyzer {
       case 'failed': {
         const p = this.pending.get(msg.id);
         if (!p) break;
+        // A progressive analysis sends each cell once: keep them, and give
+        // the page every cell so far with each message.
         if (msg.partial) {
-          p.onPartial?.(msg.report);
+          p.cells ??= {};
+          for (const s of msg.cells ?? []) p.cells[s] = msg.report[s];
+          p.onPartial?.({ ...msg.report, ...p.cells });
           break;
         }
         this.pending.delete(msg.id);
         this.batchDone += 1;
-        p.resolve(msg.type === 'result' ? msg.report : failure(p.name, msg.message));
+        let report = msg.report;
+        if (msg.type === 'result' && msg.merged?.length) {
+          report = { ...report };
+          for (const s of msg.merged) if (p.cells?.[s] != null) report[s] = p.cells[s];
+        }
+        p.resolve(msg.type === 'result' ? report : failure(p.name, msg.message));
         if (this.pending.size === 0) {
           this.batchTotal = this.batchDone = 0;
           this.progress(null);

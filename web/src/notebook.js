@@ -26,6 +26,9 @@ export class Notebook {
     this.slots = new Map();
     this.views = new Map(); // key -> view state of that file's cells
     this.generations = new Map(); // key -> number of the newest render of that slot
+    // key -> {options, cells: Map(kind -> cell)} while a first analysis posts
+    // its cells one by one (render's `partial`).
+    this.progressive = new Map();
   }
 
   add(key) {
@@ -41,6 +44,7 @@ export class Notebook {
     slot.remove();
     this.slots.delete(key);
     this.views.delete(key);
+    this.progressive.delete(key);
   }
 
   /**
@@ -57,52 +61,99 @@ export class Notebook {
     const generation = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, generation);
     const current = () => this.slots.get(key) === slot && this.generations.get(key) === generation;
-    const focus = focusedIn(slot);
-    // Keep the slot's height until the new charts have drawn, so a rebuild
-    // does not make the page jump.
-    // (An empty slot has no height: skip the read, which forces a layout of the page.)
-    if (slot.firstChild && slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
     if (!this.views.has(key)) this.views.set(key, {});
     const ctx = { ...this.app, view: this.views.get(key) };
     const builders = [];
-    if (!report.ok) builders.push(() => errorCard(report, key));
+    if (!report.ok) builders.push(['error', () => errorCard(report, key)]);
     else {
-      if (report.clocks) builders.push(() => clocksCell(report, key));
-      if (report.bernoulli) builders.push(() => bernoulliCell(report, key, ctx));
-      if (report.ops) builders.push(() => opsCell(report, key, ctx));
-      if (report.copy) builders.push(() => copyCell(report, key, ctx));
-      if (report.alloc) builders.push(() => allocCell(report, key, ctx));
-      if (report.trace) builders.push(() => traceCell(report, key, ctx));
-      if (report.bottleneck) builders.push(() => bottleneckCell(report, key));
-      if (report.samples) builders.push(() => samplesCell(report, key, quantileName, ctx));
+      if (report.clocks) builders.push(['clocks', () => clocksCell(report, key)]);
+      if (report.bernoulli) builders.push(['bernoulli', () => bernoulliCell(report, key, ctx)]);
+      if (report.ops) builders.push(['ops', () => opsCell(report, key, ctx)]);
+      if (report.copy) builders.push(['copy', () => copyCell(report, key, ctx)]);
+      if (report.alloc) builders.push(['alloc', () => allocCell(report, key, ctx)]);
+      if (report.trace) builders.push(['trace', () => traceCell(report, key, ctx)]);
+      if (report.bottleneck) builders.push(['bottleneck', () => bottleneckCell(report, key)]);
+      if (report.samples) builders.push(['samples', () => samplesCell(report, key, quantileName, ctx)]);
       if (!builders.length) {
-        builders.push(() => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
+        builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
           h('h2', {}, h('span', { class: 'kind' }, 'Nothing to show'), ' ', h('span', { class: 'file' }, report.file)),
           h('p', {}, 'The file was read, but it has no suite this page can show (suites: ',
-            (report.info?.suites ?? []).join(', ') || 'none', ').')));
+            (report.info?.suites ?? []).join(', ') || 'none', ').'))]);
       }
     }
-    let first = null;
-    for (let i = 0; i < builders.length; i++) {
-      if (i > 0) {
-        await yieldToPage();
-        if (!current()) return undefined;
-      }
+    const build = (kind, builder) => {
       const t0 = performance.now();
-      const cell = builders[i]();
+      const cell = builder();
       // Timed for scripts/bench-page (User Timing: 'render cell <testid> <file>').
       performance.measure(`render cell ${cell.dataset?.testid} ${report.file}`, { start: t0 });
-      if (i === 0) {
-        first = cell.id ?? null;
-        dispose(slot);
-        clear(slot);
+      return cell;
+    };
+    const options = JSON.stringify(report.options ?? null);
+    const earlier = this.progressive.get(key);
+    const cells = earlier?.options === options ? earlier.cells : null;
+    let first = null;
+    if (cells) {
+      // The same analysis going on (worker.js posts a file's cells as they are
+      // ready): keep the cells already shown and add the new ones in their
+      // places. Rebuilding them each time cost the layout and DOM work again,
+      // and removing their controls made Chromium's autofill re-scan every
+      // form control on the page (a forced layout of the whole notebook).
+      const kinds = new Set(builders.map(([kind]) => kind));
+      for (const [kind, cell] of cells) {
+        if (!kinds.has(kind)) {
+          dispose(cell);
+          cell.remove();
+          cells.delete(kind);
+        }
       }
-      slot.append(cell);
+      let built = 0;
+      for (let i = 0; i < builders.length; i++) {
+        const [kind, builder] = builders[i];
+        let cell = cells.get(kind);
+        if (!cell) {
+          if (built++ > 0) {
+            await yieldToPage();
+            if (!current()) return undefined;
+          }
+          cell = build(kind, builder);
+          const next = builders.slice(i + 1).map(([k]) => cells.get(k)).find((c) => c?.parentNode === slot);
+          slot.insertBefore(cell, next ?? null);
+          cells.set(kind, cell);
+        }
+        if (i === 0) first = cell.id ?? null;
+      }
+    } else {
+      const focus = focusedIn(slot);
+      // Keep the slot's height until the new charts have drawn, so a rebuild
+      // does not make the page jump.
+      // (An empty slot has no height: skip the read, which forces a layout of the page.)
+      if (slot.firstChild && slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
+      const fresh = new Map();
+      for (let i = 0; i < builders.length; i++) {
+        if (i > 0) {
+          await yieldToPage();
+          if (!current()) return undefined;
+        }
+        const [kind, builder] = builders[i];
+        const cell = build(kind, builder);
+        if (i === 0) {
+          first = cell.id ?? null;
+          dispose(slot);
+          clear(slot);
+        }
+        slot.append(cell);
+        fresh.set(kind, cell);
+      }
+      if (partial) this.progressive.set(key, { options, cells: fresh });
+      restoreFocus(slot, focus);
+      requestAnimationFrame(() => requestAnimationFrame(() => { slot.style.minHeight = ''; }));
     }
-    // The options this rendering was analysed with (tests wait on it).
-    if (!partial) slot.dataset.options = JSON.stringify(report.options ?? null);
-    restoreFocus(slot, focus);
-    requestAnimationFrame(() => requestAnimationFrame(() => { slot.style.minHeight = ''; }));
+    if (partial && cells) this.progressive.set(key, { options, cells });
+    if (!partial) {
+      this.progressive.delete(key);
+      // The options this rendering was analysed with (tests wait on it).
+      slot.dataset.options = options;
+    }
     return first;
   }
 }
@@ -127,6 +178,7 @@ function restoreFocus(slot, focus) {
   el?.focus({ preventScroll: true });
 }
 
-function dispose(slot) {
-  for (const fig of slot.querySelectorAll('figure.chart')) fig.dispose?.();
+/** Stop the charts in `el` (a slot or a cell) from redrawing. */
+function dispose(el) {
+  for (const fig of el.querySelectorAll('figure.chart')) fig.dispose?.();
 }

@@ -13,8 +13,10 @@
 //      restarted worker gets the files back this way, see Analyzer.cancel)
 // out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
-//      {type: 'result', id, report, partial: true}  (with `progressive`: some of
-//      the file's cells, before the final report; see analyzeProgressively)
+//      {type: 'result', id, report, partial: true, cells}  (with `progressive`:
+//      `cells` names the suites' cells in `report` new since the last message;
+//      the final {type: 'result', id, report, merged} names in `merged` the
+//      cells sent earlier that the page adds back; see analyzeProgressively)
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 
@@ -130,10 +132,10 @@ async function handle(msg) {
   }
   postMessage({ type: 'started', id: msg.id });
   try {
-    const report = msg.progressive
+    const { report, merged } = msg.progressive
       ? analyzeProgressively(msg.id, file, msg.options ?? undefined)
-      : analyze(file.name, file.bytes, msg.options ?? undefined);
-    postMessage({ type: 'result', id: msg.id, report });
+      : { report: analyze(file.name, file.bytes, msg.options ?? undefined), merged: [] };
+    postMessage({ type: 'result', id: msg.id, report, merged });
   } catch (e) {
     postMessage({ type: 'failed', id: msg.id, message: String(e?.message ?? e) });
   }
@@ -154,19 +156,25 @@ const SUITE_ORDER = ['clocks', 'bernoulli', 'samples', 'ops', 'copy', 'trace', '
 function analyzeProgressively(id, file, options) {
   const first = analyzeSuites(file.name, file.bytes, options, SUITE_ORDER.slice(0, 3));
   const rest = first.ok ? SUITE_ORDER.slice(3).filter((s) => first.info?.suites?.includes(s)) : [];
-  if (!rest.length) return first;
+  if (!rest.length) return { report: first, merged: [] };
   const cells = {};
-  const keep = (r) => { for (const s of SUITE_ORDER) if (r[s] != null) cells[s] = r[s]; };
-  keep(first);
+  // A partial result carries only the cells new since the last one (the
+  // page merges them): re-sending every earlier cell made each message, and
+  // its decoding on the main thread, grow with the file.
   const post = (r) => {
-    if (Object.keys(cells).length) postMessage({ type: 'result', id, partial: true, report: { ...r, ...cells } });
+    const fresh = {};
+    for (const s of SUITE_ORDER) {
+      if (r[s] != null) {
+        cells[s] = r[s];
+        fresh[s] = r[s];
+      }
+    }
+    if (Object.keys(fresh).length) postMessage({ type: 'result', id, partial: true, report: r, cells: Object.keys(fresh) });
   };
   post(first);
-  for (const suite of rest.slice(0, -1)) {
-    const r = analyzeSuites(file.name, file.bytes, options, [suite]);
-    keep(r);
-    post(r);
-  }
+  for (const suite of rest.slice(0, -1)) post(analyzeSuites(file.name, file.bytes, options, [suite]));
+  // The final message, too, carries only its own cell; `merged` names the
+  // earlier ones the page adds back (Analyzer).
   const last = analyzeSuites(file.name, file.bytes, options, rest.slice(-1));
-  return Object.assign(last, cells);
+  return { report: last, merged: Object.keys(cells) };
 }
