@@ -253,6 +253,7 @@ function decorateTable(table) {
   const bar = h('div', { class: 'export-tools', 'data-testid': 'table-export' },
     toolButton('CSV', 'Download this table as CSV (raw numbers, not rounded)', 'export-csv', () => {
       const kind = table.closest('section')?.querySelector('h2 .kind')?.textContent ?? 'tickbook';
+      table.tBodies[0]?.showAll?.(); // every row, not only those shown (dom.js showMore)
       download(fileName(`${kind}-${table.dataset.testid ?? 'table'}`, 'csv'),
         new Blob([tableCsv(table)], { type: 'text/csv' }));
     }, table.caption?.textContent || table.dataset.testid || 'table'));

@@ -3,7 +3,7 @@
 // by position in the file, and the mean of each execution.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from './dom.js';
+import { h, table, numCell, showMore } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
 import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
@@ -32,7 +32,7 @@ export function samplesCell(report, key, quantileName, ctx) {
   summaryTable(s, qt, quantileName),
   toolFigures(s),
   boxKey(),
-  h('div', { class: 'series-charts' }, s.series.map((x) => boxPlot(x))),
+  lazyList('series-charts', s.series, boxPlot, 24, 'box plots'),
   outliersTable(s),
   executionsTable(s),
   executionStatsSection(s),
@@ -58,14 +58,15 @@ function summaryTable(s, qt, quantileName) {
     ...STATS.map(([, label]) => ({ label, class: 'num' })),
     { label: 'CV', class: 'num', title: 'Coefficient of variation: SD / mean' },
   ];
-  const rows = s.series.map((x) => h('tr', { 'data-testid': 'series-row', dataset: { series: x.name, unit: x.unit } },
+  const row = (x) => h('tr', { 'data-testid': 'series-row', dataset: { series: x.name, unit: x.unit } },
     h('th', { scope: 'row' }, h('code', {}, x.name), h('span', { class: 'sub' }, `unit: ${x.unit}`)),
     numCell('n', x.summary.n, fmtCount(x.summary.n)),
     numCell('executions', x.executions, fmtCount(x.executions)),
     STATS.map(([stat]) => numCell(stat, x.summary[stat], fmtSeriesValue(x.summary[stat], x), { unit: x.unit })),
-    numCell('cv', x.summary.cv, fmtPercent(x.summary.cv))));
+    numCell('cv', x.summary.cv, fmtPercent(x.summary.cv)));
   return table({
-    testid: 'samples-summary', columns, rows,
+    testid: 'samples-summary', columns,
+    lazy: { count: s.series.length, build: (i) => row(s.series[i]), first: 100, noun: 'series' },
     caption: `All measurements of each series pooled. Quartiles: Hyndman–Fan type ${qt}${quantileName ? ' (' + quantileName(qt) + ')' : ''}; SD with n − 1.`,
   });
 }
@@ -155,32 +156,34 @@ function executionStatsSection(s) {
   return h('div', { class: 'execution-stats', 'data-testid': 'execution-stats' },
     h('h3', {}, 'Execution statistics'),
     executionExplain(),
-    s.series.map((x) => executionStatsBlock(x.name, x.execution_stats, (v) => fmtSeriesValue(v, x), x.unit)));
+    lazyList('execution-stats-list', s.series, (x) => executionStatsBlock(x.name, x.execution_stats, (v) => fmtSeriesValue(v, x), x.unit), 24, 'series'));
 }
 
 function outliersTable(s) {
-  const rows = s.series.flatMap((x) => x.outliers.map((o) => h('tr', {
+  const all = s.series.flatMap((x) => x.outliers.map((o) => [x, o]));
+  const row = ([x, o]) => h('tr', {
     'data-testid': 'outlier-row', dataset: { series: x.name, execution: o.execution, index: o.index },
   },
   h('th', { scope: 'row' }, h('code', {}, x.name)),
   h('td', { class: 'num', dataset: { stat: 'execution', value: o.execution } }, String(o.execution)),
   h('td', { class: 'num', dataset: { stat: 'index', value: o.index } }, String(o.index)),
   numCell('value', o.value, fmtSeriesValue(o.value, x), { unit: x.unit }),
-  h('td', { dataset: { stat: 'extreme', value: o.extreme } }, o.extreme ? h('span', { class: 'badge bad' }, 'extreme (> 3 IQR)') : 'outside 1.5 IQR'))));
+  h('td', { dataset: { stat: 'extreme', value: o.extreme } }, o.extreme ? h('span', { class: 'badge bad' }, 'extreme (> 3 IQR)') : 'outside 1.5 IQR'));
   return h('div', { class: 'outliers' },
     h('h3', {}, 'Outliers'),
-    rows.length
+    all.length
       ? table({
         testid: 'outliers-table',
         caption: 'Measurements outside the fences Q1 − 1.5 IQR and Q3 + 1.5 IQR; execution and index are 0-based positions in the file (executions[e][i]).',
         columns: ['Series', { label: 'Execution', class: 'num' }, { label: 'Index', class: 'num' }, { label: 'Value', class: 'num' }, 'How far'],
-        rows,
+        lazy: { count: all.length, build: (i) => row(all[i]), first: 100, noun: 'outliers' },
       })
       : h('p', { class: 'muted', 'data-testid': 'no-outliers' }, 'None: every measurement lies within Q1 − 1.5 IQR and Q3 + 1.5 IQR.'));
 }
 
 function executionsTable(s) {
-  const rows = s.series.flatMap((x) => x.per_execution.map((e, i) => h('tr', {
+  const all = s.series.flatMap((x) => x.per_execution.map((e, i) => [x, e, i]));
+  const row = ([x, e, i]) => h('tr', {
     'data-testid': 'execution-row', dataset: { series: x.name, execution: i },
   },
   h('th', { scope: 'row' }, h('code', {}, x.name)),
@@ -188,15 +191,21 @@ function executionsTable(s) {
   numCell('n', e.n, fmtCount(e.n)),
   numCell('mean', e.mean, fmtSeriesValue(e.mean, x), { unit: x.unit }),
   numCell('median', e.median, fmtSeriesValue(e.median, x), { unit: x.unit }),
-  numCell('sd', e.sd, fmtSeriesValue(e.sd, x), { unit: x.unit }))));
+  numCell('sd', e.sd, fmtSeriesValue(e.sd, x), { unit: x.unit }));
   return h('div', { class: 'executions' },
     h('h3', {}, 'Per execution'),
     h('p', { class: 'muted' }, 'Each execution is one process run. Means that differ between executions by more than their spread usually point at run-to-run effects (layout, frequency, placement) that more measurements in one run will not average away.'),
     table({
       testid: 'executions-table',
       columns: ['Series', { label: 'Execution', class: 'num' }, { label: 'n', class: 'num' }, { label: 'Mean', class: 'num' }, { label: 'Median', class: 'num' }, { label: 'SD', class: 'num' }],
-      rows,
+      lazy: { count: all.length, build: (i) => row(all[i]), first: 100, noun: 'executions' },
     }));
+}
+
+/** A list of per-series blocks, the first `first` built now (dom.js showMore). */
+function lazyList(className, series, build, first, noun) {
+  const list = h('div', { class: className });
+  return [list, showMore(list, series.length, (i) => build(series[i]), { first, noun })];
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
