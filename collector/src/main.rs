@@ -42,9 +42,22 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Collect(args) => collect::run(args),
-        Command::Analyze(args) => analyze::run(args),
+        Command::Analyze(args) => on_one_thread(|| analyze::run(args)),
         Command::Serve(args) => serve::run(args),
-        Command::Report(args) => report::run(args),
+        Command::Report(args) => on_one_thread(|| report::run(args)),
         Command::AllocChild(args) => collect::alloc_child(args),
+    }
+}
+
+/// Run `f` on a one-thread rayon pool. linfa (mode detection) runs its small
+/// k-means steps on rayon's global pool; called from the main thread, each
+/// one hands its work to a pool thread and blocks until it is done, and the
+/// idle workers spin between calls: over half of `analyze`'s CPU time went to
+/// those hand-offs (perf). On a pool thread the steps run inline. The page's
+/// wasm has no threads, so it never paid this.
+fn on_one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => pool.install(f),
+        Err(_) => f(),
     }
 }

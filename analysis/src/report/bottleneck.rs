@@ -23,8 +23,7 @@ use std::collections::BTreeMap;
 
 use super::Options;
 use crate::format::{BottleneckCase, BottleneckData, NamedSize, OpMeasurement};
-use crate::stats::bootstrap::{interval_from, median, percentile_ci, rng, BootstrapCi};
-use rand::RngExt;
+use crate::stats::bootstrap::{index, interval_from, median, percentile_ci, rng, BootstrapCi};
 use serde::Serialize;
 
 /// Resource classes of the throughput bound, with their operations.
@@ -313,9 +312,7 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
                 .zip(&samples)
                 .filter(|(_, s)| !s.is_empty())
                 .map(|(c, s)| {
-                    let buf: Vec<f64> = (0..s.len())
-                        .map(|_| s[r.random_range(0..s.len())])
-                        .collect();
+                    let buf: Vec<f64> = (0..s.len()).map(|_| s[index(&mut r, s.len())]).collect();
                     ((c.name.clone(), c.form.clone()), median(&buf))
                 })
                 .collect()
@@ -371,7 +368,7 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
                         let mut rr = rng(b.seed ^ 0x6f76_6572);
                         for rep in &replicates {
                             for x in buf.iter_mut() {
-                                *x = times[rr.random_range(0..times.len())];
+                                *x = times[index(&mut rr, times.len())];
                             }
                             if let Ok(pp) = predict(c, rep) {
                                 reps.push(overhead(median(&buf), pp.predicted));

@@ -20,11 +20,10 @@ use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
 use crate::read::{read_document, Document, RunDocument};
 use crate::stats::bootstrap::{
-    interval_from, mean, median, median_in_place, percentile_ci, rng, BootstrapCi,
+    index, interval_from, mean, median, median_in_place, percentile_ci, rng, BootstrapCi,
 };
 use crate::stats::compare::{differ, relative_difference, Est};
 use crate::stats::executions::{random_effects, ratio_of_means_ci};
-use rand::RngExt;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -390,10 +389,10 @@ fn ratio_of_medians_ci(a: &[f64], b: &[f64], o: &Options) -> Option<BootstrapCi>
     let mut reps = Vec::with_capacity(bo.resamples);
     for _ in 0..bo.resamples {
         for x in ba.iter_mut() {
-            *x = a[r.random_range(0..a.len())];
+            *x = a[index(&mut r, a.len())];
         }
         for x in bb.iter_mut() {
-            *x = b[r.random_range(0..b.len())];
+            *x = b[index(&mut r, b.len())];
         }
         reps.push(median_in_place(&mut ba) / median_in_place(&mut bb));
     }

@@ -10,10 +10,9 @@
 //!   execution, with a bootstrap CI;
 //! * the measurements per execution that minimise cost for a precision.
 
-use super::bootstrap::{interval_from, rng, BootstrapCi, BootstrapOptions};
+use super::bootstrap::{index, interval_from, rng, BootstrapCi, BootstrapOptions};
 use super::dist::t_two_sided;
 use super::moments::Welford;
-use rand::RngExt;
 use serde::Serialize;
 
 /// Random-effects estimates for two levels (measurements within executions).
@@ -102,10 +101,10 @@ pub fn hierarchical_ci(
     let mut reps = Vec::with_capacity(opts.resamples);
     for _ in 0..opts.resamples {
         for slot in sample.iter_mut() {
-            let src = &executions[r.random_range(0..executions.len())];
+            let src = &executions[index(&mut r, executions.len())];
             slot.resize(src.len(), 0.0);
             for x in slot.iter_mut() {
-                *x = src[r.random_range(0..src.len())];
+                *x = src[index(&mut r, src.len())];
             }
         }
         reps.push(stat(&sample));
@@ -113,12 +112,20 @@ pub fn hierarchical_ci(
     interval_from(stat(executions), reps, opts)
 }
 
-/// A statistic of data grouped by execution (for [`hierarchical_cis`]).
-pub type ExecStat = fn(&[Vec<f64>]) -> f64;
+/// A statistic of data grouped by execution, from each execution's moments
+/// (count, mean, sum of squared deviations), for [`hierarchical_cis`].
+pub type ExecStat = fn(&[Welford]) -> f64;
+
+/// Each execution's moments.
+pub fn moments(executions: &[Vec<f64>]) -> Vec<Welford> {
+    executions.iter().map(|e| Welford::from_slice(e)).collect()
+}
 
 /// [`hierarchical_ci`] of several statistics at once: with one seed every
 /// statistic sees the same replicates, so one resampling pass gives each the
 /// interval its own call would (and costs one pass, not one per statistic).
+/// The statistics read each replicate's per-execution moments, computed once
+/// per replicate rather than once per statistic.
 pub fn hierarchical_cis(
     executions: &[Vec<f64>],
     stats: &[ExecStat],
@@ -128,27 +135,32 @@ pub fn hierarchical_cis(
         return vec![None; stats.len()];
     }
     let mut r = rng(opts.seed);
-    let mut sample: Vec<Vec<f64>> = executions.iter().map(|e| vec![0.0; e.len()]).collect();
+    let longest = executions.iter().map(Vec::len).max().unwrap_or(0);
+    let mut slot = vec![0.0; longest];
+    let mut m: Vec<Welford> = Vec::with_capacity(executions.len());
     let mut reps: Vec<Vec<f64>> = stats
         .iter()
         .map(|_| Vec::with_capacity(opts.resamples))
         .collect();
     for _ in 0..opts.resamples {
-        for slot in sample.iter_mut() {
-            let src = &executions[r.random_range(0..executions.len())];
-            slot.resize(src.len(), 0.0);
+        m.clear();
+        for _ in 0..executions.len() {
+            let src = &executions[index(&mut r, executions.len())];
+            let slot = &mut slot[..src.len()];
             for x in slot.iter_mut() {
-                *x = src[r.random_range(0..src.len())];
+                *x = src[index(&mut r, src.len())];
             }
+            m.push(Welford::from_slice(slot));
         }
         for (stat, out) in stats.iter().zip(reps.iter_mut()) {
-            out.push(stat(&sample));
+            out.push(stat(&m));
         }
     }
+    let whole = moments(executions);
     stats
         .iter()
         .zip(reps)
-        .map(|(stat, reps)| interval_from(stat(executions), reps, opts))
+        .map(|(stat, reps)| interval_from(stat(&whole), reps, opts))
         .collect()
 }
 
@@ -168,10 +180,10 @@ pub fn ratio_of_means_ci(
     let mut resample = |d: &[Vec<f64>]| -> f64 {
         let mut sum = 0.0;
         for _ in 0..d.len() {
-            let ex = &d[r.random_range(0..d.len())];
+            let ex = &d[index(&mut r, d.len())];
             let mut s = 0.0;
             for _ in 0..ex.len() {
-                s += ex[r.random_range(0..ex.len())];
+                s += ex[index(&mut r, ex.len())];
             }
             sum += s / ex.len() as f64;
         }
@@ -180,36 +192,36 @@ pub fn ratio_of_means_ci(
     let reps: Vec<f64> = (0..opts.resamples)
         .map(|_| resample(a) / resample(b))
         .collect();
-    interval_from(mean_of_means(a) / mean_of_means(b), reps, opts)
+    interval_from(
+        mean_of_means(&moments(a)) / mean_of_means(&moments(b)),
+        reps,
+        opts,
+    )
 }
 
 /// The grand mean as the mean of execution means (each execution weighs the
 /// same, as in the random-effects model).
-pub fn mean_of_means(executions: &[Vec<f64>]) -> f64 {
-    let means: Vec<f64> = executions
-        .iter()
-        .filter_map(|e| Welford::from_slice(e).mean())
-        .collect();
+pub fn mean_of_means(m: &[Welford]) -> f64 {
+    let means: Vec<f64> = m.iter().filter_map(Welford::mean).collect();
     Welford::from_slice(&means).mean().unwrap_or(f64::NAN)
 }
 
 /// CV within executions: sqrt(pooled within variance) / grand mean.
-pub fn cv_within(executions: &[Vec<f64>]) -> f64 {
+pub fn cv_within(m: &[Welford]) -> f64 {
     // The same S₁² and Ȳ as `random_effects`, without its t quantile: this
     // runs once per bootstrap replicate, where the quantile dominated.
-    if executions.is_empty() || executions.iter().any(|e| e.is_empty()) {
+    if m.is_empty() || m.iter().any(|w| w.count() == 0) {
         return f64::NAN;
     }
-    let moments: Vec<Welford> = executions.iter().map(|e| Welford::from_slice(e)).collect();
-    let means: Vec<f64> = moments.iter().filter_map(|w| w.mean()).collect();
+    let means: Vec<f64> = m.iter().filter_map(Welford::mean).collect();
     let Some(mean) = Welford::from_slice(&means).mean() else {
         return f64::NAN;
     };
-    let ss: f64 = moments
+    let ss: f64 = m
         .iter()
         .map(|w| w.population_variance().unwrap_or(0.0) * w.count() as f64)
         .sum();
-    let df: usize = executions.iter().map(|e| e.len() - 1).sum();
+    let df: u64 = m.iter().map(|w| w.count() - 1).sum();
     let s1_sq = if df > 0 { ss / df as f64 } else { 0.0 };
     if mean != 0.0 {
         s1_sq.sqrt() / mean
@@ -219,12 +231,12 @@ pub fn cv_within(executions: &[Vec<f64>]) -> f64 {
 }
 
 /// CV of all measurements pooled (unclassified non-determinism).
-pub fn cv_overall(executions: &[Vec<f64>]) -> f64 {
-    let mut w = Welford::new();
-    for x in executions.iter().flatten() {
-        w.push(*x);
+pub fn cv_overall(m: &[Welford]) -> f64 {
+    let mut all = Welford::new();
+    for w in m {
+        all.merge(w);
     }
-    w.cv().unwrap_or(f64::NAN)
+    all.cv().unwrap_or(f64::NAN)
 }
 
 /// Impact factor settings: how many group pairs make one estimate, and the
@@ -274,15 +286,15 @@ pub fn impact_factor(
         let mut across = Welford::new();
         for &e in &idx[..g] {
             let ex = &executions[e];
-            across.push(ex[r.random_range(0..ex.len())]);
+            across.push(ex[index(r, ex.len())]);
         }
         // g distinct measurements from one random execution.
-        let ex = &executions[r.random_range(0..executions.len())];
+        let ex = &executions[index(r, executions.len())];
         let view = &mut m[..ex.len()];
         swaps.clear();
         for i in 0..g.min(view.len()) {
             // partial_shuffle, remembering each swap
-            let j = r.random_range(i..view.len());
+            let j = i + index(r, view.len() - i);
             view.swap(i, j);
             swaps.push(j);
         }
@@ -306,7 +318,7 @@ pub fn impact_factor(
 /// Fisher–Yates on the first `k` places only.
 fn partial_shuffle(v: &mut [usize], k: usize, r: &mut impl rand::Rng) {
     for i in 0..k.min(v.len()) {
-        let j = r.random_range(i..v.len());
+        let j = i + index(r, v.len() - i);
         v.swap(i, j);
     }
 }
@@ -385,6 +397,7 @@ pub fn executions_needed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::RngExt;
 
     fn reference() -> Vec<Vec<f64>> {
         vec![
@@ -423,10 +436,32 @@ mod tests {
     #[test]
     fn hierarchical_bootstrap_is_seeded_and_sane() {
         let b = BootstrapOptions::default();
-        let a = hierarchical_ci(&reference(), mean_of_means, &b).unwrap();
-        assert_eq!(a, hierarchical_ci(&reference(), mean_of_means, &b).unwrap());
+        let stat = |s: &[Vec<f64>]| mean_of_means(&moments(s));
+        let a = hierarchical_ci(&reference(), stat, &b).unwrap();
+        assert_eq!(a, hierarchical_ci(&reference(), stat, &b).unwrap());
         assert_eq!(a.estimate, 6.5);
         assert!(a.lo < 6.5 && 6.5 < a.hi);
+    }
+
+    #[test]
+    fn several_statistics_in_one_pass_match_one_call_each() {
+        // Unequal executions, so a replicate's slots differ in length.
+        let d = vec![
+            vec![9., 5., 8., 3., 4.],
+            vec![10., 6., 7.],
+            vec![1., 12., 2., 4., 6., 7.],
+        ];
+        let b = BootstrapOptions::default();
+        let stats: [ExecStat; 3] = [mean_of_means, cv_within, cv_overall];
+        let together = hierarchical_cis(&d, &stats, &b);
+        for (stat, ci) in stats.iter().zip(together) {
+            let alone = hierarchical_ci(&d, |s| stat(&moments(s)), &b).unwrap();
+            assert_eq!(ci.unwrap(), alone);
+        }
+        // And the moments give the plain definitions.
+        let all: Vec<f64> = d.iter().flatten().copied().collect();
+        let w = Welford::from_slice(&all);
+        assert!((cv_overall(&moments(&d)) - w.sd().unwrap() / w.mean().unwrap()).abs() < 1e-12);
     }
 
     #[test]
