@@ -33,6 +33,50 @@ export function append(el, children) {
   return el;
 }
 
+// Parts of cells built in later tasks (later()), and who waits for them.
+const deferred = [];
+let draining = false;
+let idle = [];
+
+/**
+ * A placeholder now, filled with `build()`'s nodes in a later task: a big
+ * cell's lower sections (long tables, lists, the clustering) are built a few
+ * per task, so attaching it is not one long main-thread task (a 250-series
+ * Samples cell took 200 ms to build and then laid out 11,000 boxes at once).
+ * A placeholder no longer in the page when its turn comes is skipped.
+ */
+export function later(build) {
+  const slot = h('div', { class: 'later' });
+  deferred.push([slot, build]);
+  if (!draining) {
+    draining = true;
+    setTimeout(drainLater, 0);
+  }
+  return slot;
+}
+
+function drainLater() {
+  const start = performance.now();
+  while (deferred.length && performance.now() - start < 30) {
+    const [slot, build] = deferred.shift();
+    if (slot.isConnected) append(slot, build());
+  }
+  if (deferred.length) {
+    setTimeout(drainLater, 0);
+    return;
+  }
+  draining = false;
+  const waiting = idle;
+  idle = [];
+  for (const resolve of waiting) resolve();
+}
+
+/** Resolves once every later() part queued so far is built. */
+export function laterDone() {
+  if (!draining && !deferred.length) return Promise.resolve();
+  return new Promise((resolve) => idle.push(resolve));
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;

@@ -6,7 +6,7 @@
 // reader chose in a cell (form, statistic, sort, planner inputs) lives in a
 // per-file view state that survives the rebuild, and so does keyboard focus.
 
-import { h, clear } from './dom.js';
+import { h, clear, laterDone } from './dom.js';
 import { errorCard } from './cell.js';
 import { clocksCell } from './clocks.js';
 import { bernoulliCell } from './bernoulli.js';
@@ -92,6 +92,7 @@ export class Notebook {
     const earlier = this.progressive.get(key);
     const cells = earlier?.options === options ? earlier.cells : null;
     let first = null;
+    let focus = null;
     if (cells) {
       // The same analysis going on (worker.js posts a file's cells as they are
       // ready): keep the cells already shown and add the new ones in their
@@ -123,7 +124,7 @@ export class Notebook {
         if (i === 0) first = cell.id ?? null;
       }
     } else {
-      const focus = focusedIn(slot);
+      focus = focusedIn(slot);
       // Keep the slot's height until the new charts have drawn, so a rebuild
       // does not make the page jump.
       // (An empty slot has no height: skip the read, which forces a layout of the page.)
@@ -151,7 +152,12 @@ export class Notebook {
     if (partial && cells) this.progressive.set(key, { options, cells });
     if (!partial) {
       this.progressive.delete(key);
-      // The options this rendering was analysed with (tests wait on it).
+      // The options this rendering was analysed with (tests wait on it),
+      // once the cells' later parts are built too.
+      await laterDone();
+      if (!current()) return undefined;
+      // Focus that was in a part built later goes back there now.
+      if (focus && !slot.contains(document.activeElement)) restoreFocus(slot, focus);
       slot.dataset.options = options;
     }
     return first;

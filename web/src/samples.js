@@ -3,7 +3,7 @@
 // by position in the file, and the mean of each execution.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell, showMore } from './dom.js';
+import { h, table, numCell, showMore, later } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
 import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
@@ -30,13 +30,14 @@ export function samplesCell(report, key, quantileName, ctx) {
       s.description ? h('p', {}, s.description) : null)
     : null,
   summaryTable(s, qt, quantileName),
-  toolFigures(s),
-  boxKey(),
-  lazyList('series-charts', s.series, boxPlot, 24, 'box plots'),
-  outliersTable(s),
-  executionsTable(s),
-  executionStatsSection(s),
-  s.clustering && ctx ? seriesClustering(s.clustering, report, key, ctx) : null);
+  // The rest in later tasks (dom.js later): a file of hundreds of series
+  // made this one long task.
+  later(() => toolFigures(s)),
+  later(() => [boxKey(), lazyList('series-charts', s.series, boxPlot, 24, 'box plots')]),
+  later(() => outliersTable(s)),
+  later(() => executionsTable(s)),
+  later(() => executionStatsSection(s)),
+  s.clustering && ctx ? later(() => seriesClustering(s.clustering, report, key, ctx)) : null);
 }
 
 /** The series clustered by mean cost, with the ops cell's component. */
