@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
 use tickbook_analysis::report::{
     analyze_bytes, analyze_entries, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport,
-    FileReport, OpsView, Options, SamplesReport,
+    FileReport, OpsView, Options, ReferenceClock, SamplesReport,
 };
 use tickbook_analysis::report::{compare_files, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
@@ -47,6 +47,11 @@ pub struct AnalyzeArgs {
     /// extreme ones beyond 2K·IQR.
     #[arg(long, default_value_t = 1.5)]
     outlier_k: f64,
+    /// ops suite: the clock whose per-operation times the summary, outliers,
+    /// clustering and modes are of: portable (the paper's) or counter (the
+    /// cycle counter; files without one fall back to portable and say so).
+    #[arg(long, value_name = "portable|counter", default_value = "portable")]
+    reference_clock: ReferenceClock,
     /// Linkage for clustering operation costs.
     #[arg(long, value_enum, default_value_t = LinkageArg::Average)]
     linkage: LinkageArg,
@@ -125,6 +130,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         linkage: args.linkage.into(),
         threshold: args.threshold,
         outlier_k: args.outlier_k,
+        reference_clock: args.reference_clock,
         dtw: tickbook_analysis::report::DtwOptions {
             step_pattern: match args.step_pattern {
                 StepPatternArg::Symmetric1 => {

@@ -153,8 +153,18 @@ pub fn render_ops(out: &mut String, o: &OpsReport) {
         ]);
     }
     t.render(out);
+    if let Some(why) = &o.basis_fallback {
+        let _ = writeln!(out, "   note: {why}");
+    }
     for f in &o.forms {
         let _ = writeln!(out, "\n   {} form ({}):", f.form, f.basis);
+        if !f.left_out.is_empty() {
+            let _ = writeln!(
+                out,
+                "   left out (no time by this clock): {}",
+                f.left_out.join(", ")
+            );
+        }
         if let Some(s) = &f.summary {
             let _ = writeln!(
                 out,

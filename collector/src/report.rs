@@ -55,6 +55,9 @@ pub struct ReportArgs {
     /// Tukey's outlier rule multiple (outliers beyond K·IQR, extreme beyond 2K·IQR).
     #[arg(long)]
     outlier_k: Option<f64>,
+    /// ops suite's reference clock: portable or counter.
+    #[arg(long, value_name = "portable|counter")]
+    reference_clock: Option<String>,
     /// Clustering linkage: single, complete, average, weighted, ward, centroid, median.
     #[arg(long)]
     linkage: Option<String>,
@@ -135,6 +138,9 @@ fn options(args: &ReportArgs) -> Result<Value, String> {
     }
     if let Some(k) = args.outlier_k {
         o.outlier_k = k;
+    }
+    if let Some(c) = &args.reference_clock {
+        o.reference_clock = c.parse()?;
     }
     if let Some(l) = &args.linkage {
         o.linkage = serde_json::from_value(Value::String(l.clone()))
@@ -268,12 +274,30 @@ mod tests {
             seed: None,
             threshold: None,
             outlier_k: None,
+            reference_clock: Some("counter".into()),
             linkage: Some("ward".into()),
         };
         let o = options(&base).unwrap();
         assert_eq!(o["confidence"], json!(0.9));
         assert_eq!(o["bootstrap"]["confidence"], json!(0.9));
         assert_eq!(o["linkage"], json!("ward"));
+        assert_eq!(o["reference_clock"], json!("counter"));
+        let wall = ReportArgs {
+            files: vec![],
+            out: PathBuf::from("x.html"),
+            web_root: None,
+            quantile_type: None,
+            confidence: None,
+            resamples: None,
+            seed: None,
+            threshold: None,
+            outlier_k: None,
+            reference_clock: Some("wall".into()),
+            linkage: None,
+        };
+        assert!(options(&wall)
+            .unwrap_err()
+            .contains("unknown reference clock"));
         let bad = ReportArgs {
             linkage: Some("nearest".into()),
             ..base

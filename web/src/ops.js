@@ -3,7 +3,9 @@
 // bootstrap CIs, the six-number summary and box plot over all operations,
 // the clustering of costs (clustering.js) and the calibration of the portable
 // clock against the cycle counter (calibration.js). Every number is a field
-// of the report's `ops` (OpsReport).
+// of the report's `ops` (OpsReport). The summary, outliers and clustering are
+// of the reference clock's times (option `reference_clock`, chosen here and
+// re-analysed in the worker); the calibration is always counter on portable.
 
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell, clear } from './dom.js';
@@ -38,6 +40,7 @@ export function opsCell(report, key, ctx) {
   },
   cellHeader('Operations', report),
   explanation(o),
+  referenceNote(o),
   coreLine(o),
   formSelector(o, view, key, () => { showForm(); }),
   formArea);
@@ -59,6 +62,27 @@ function explanation(o) {
       h('strong', {}, 'Latency'), ' sequences are a dependency chain (each copy waits for the previous result); ',
       h('strong', {}, 'throughput'), ' sequences are independent copies the core can run side by side. ',
       'The same instruction usually costs several times less in throughput form.'));
+}
+
+/** What the reference clock is: the clock whose times the per-form figures are of. */
+const clockName = (clock, o) => (clock === 'counter'
+  ? `the cycle counter${o.counter_clock ? ` (${o.counter_clock})` : ''}`
+  : `the portable clock (${o.portable_clock})`);
+const clockShort = (clock) => (clock === 'counter' ? 'cycle-counter' : 'portable');
+
+function referenceNote(o) {
+  const used = o.reference_clock ?? 'portable';
+  return [
+    h('p', { class: 'reference-note', 'data-testid': 'reference-clock-note', dataset: { clock: used } },
+      'Summary, outliers and clusters below are of the ns per operation by ', h('strong', {}, clockName(used, o)),
+      ', the ', h('em', {}, 'reference clock'),
+      used === 'portable' ? ' (the paper\u2019s method)' : '',
+      '; choose it next to the outlier rule. The calibration always relates the counter to the portable clock.'),
+    o.basis_fallback
+      ? h('div', { class: 'warnings', role: 'note', 'data-testid': 'basis-fallback' },
+        h('strong', {}, 'Reference clock: '), o.basis_fallback, '.')
+      : null,
+  ];
 }
 
 function coreLine(o) {
@@ -212,8 +236,9 @@ function formSection(o, f, report, key, ctx, rerender) {
   return h('div', { class: 'form-section', 'data-testid': 'form-section', dataset: { form: f.form } },
     h('h3', {}, `All ${f.form} operations: summary and outliers`),
     h('p', { class: 'muted section-note' }, `Over the ${fmtCount(f.names.length)} ${f.form} operations with an estimate (${f.basis}), as the paper\u2019s Table 3. `,
+      f.left_out?.length ? h('span', { 'data-testid': 'left-out' }, `Left out, with no time by this clock: ${f.left_out.join(', ')}. `) : null,
       `Tukey\u2019s fences: beyond ${fmtK(f.fences?.k ?? ctx.options().outlier_k)} IQR from the box is an outlier, beyond ${fmtK(2 * (f.fences?.k ?? ctx.options().outlier_k))} IQR an extreme one. `,
-      outlierRule(ctx)),
+      outlierRule(ctx), ' ', referenceClockControl(o, ctx)),
     f.summary ? [summaryTable(f), boxKey(), boxPlot(f), outlierList(f)] : h('p', { class: 'muted' }, 'No operation of this form has an estimate.'),
     clusteringSection(f, report, key, ctx),
     calibrationSection(o, f, report, ctx, rerender));
@@ -236,6 +261,19 @@ function outlierRule(ctx) {
   return h('label', { class: 'inline-control' }, 'k = ', input);
 }
 
+/** The reference clock (an analysis option: re-analyses in the worker). */
+function referenceClockControl(o, ctx) {
+  const asked = ctx.options().reference_clock ?? 'portable';
+  const select = h('select', {
+    'data-testid': 'reference-clock', 'aria-label': 'Reference clock of the summary, outliers and clusters',
+    onchange: () => ctx.setOptions({ reference_clock: select.value }),
+  },
+  h('option', { value: 'portable', selected: asked === 'portable' }, `portable (${o.portable_clock})`),
+  h('option', { value: 'counter', selected: asked === 'counter' },
+    o.counter_clock ? `cycle counter (${o.counter_clock})` : 'cycle counter (none in this file)'));
+  return h('label', { class: 'inline-control' }, 'Reference clock: ', select);
+}
+
 const SIX = [['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'], ['q3', 'Q3'], ['max', 'Max']];
 
 function summaryTable(f) {
@@ -248,7 +286,7 @@ function summaryTable(f) {
       numCell('n', s.n, fmtCount(s.n)),
       SIX.map(([k]) => numCell(k, s[k], fmtNs(s[k]), { unit: 'ns' })),
       numCell('sd', s.sd, fmtNs(s.sd), { unit: 'ns' }))],
-    caption: `Six-number summary of ns per operation (Hyndman–Fan type ${s.quantile_type} quartiles).`,
+    caption: `Six-number summary of ${clockShort(f.reference_clock)} ns per operation (Hyndman–Fan type ${s.quantile_type} quartiles).`,
   });
 }
 
@@ -277,7 +315,7 @@ function boxPlot(f) {
   let labels = [];
   return chartFigure({
     testid: 'ops-box-plot',
-    caption: `${f.form}: ns per operation over all operations.`,
+    caption: `${f.form}: ${clockShort(f.reference_clock)} ns per operation over all operations.`,
     summary,
     draw: (width) => {
       labels = labelLevels(f.outliers, (v) => 84 + (v / max) * (width - 84 - 24));

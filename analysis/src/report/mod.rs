@@ -60,6 +60,11 @@ pub struct Options {
     pub impact_resamples: usize,
     /// Dynamic time warping of traces (outer perturbation).
     pub dtw: DtwOptions,
+    /// The clock whose per-operation times the Operations cell's summary,
+    /// outliers, clustering and modes are of: `portable` (the paper's) or
+    /// `counter` (see `report/ops.rs`). An unknown value is refused when the
+    /// options are read (`ReferenceClock`'s `Deserialize`).
+    pub reference_clock: ReferenceClock,
 }
 
 impl Default for Options {
@@ -80,6 +85,7 @@ impl Default for Options {
             threshold: 0.03,
             outlier_k: crate::stats::summary::TUKEY_K,
             dtw: DtwOptions::default(),
+            reference_clock: ReferenceClock::Portable,
         }
     }
 }

@@ -3,6 +3,16 @@
 //! Table 3), hierarchical clustering with the granularity cut at each of the
 //! six statistics (Tables 4–6), and the calibration of portable timings
 //! against the cycle counter (METHODS.md §000).
+//!
+//! The summary, outliers, clustering and modes are of one clock's per-op
+//! times, the *reference clock* (`Options.reference_clock`): the portable
+//! clock by default, as the paper, or the cycle counter. The calibration does
+//! not follow that choice: it always regresses counter ns on portable ns
+//! (y = α + βx, the paper's direction), because it is a relation between the
+//! two clocks rather than a statistic of one, OLS is not symmetric (swapping
+//! the axes gives another line), and its exported fit exists to turn another
+//! machine's portable times into counter-equivalent ones
+//! (`calibration.rs`), which needs x = portable whatever is summarised here.
 
 use super::Options;
 use crate::format::{OpMeasurement, OpsData};
@@ -11,16 +21,73 @@ use crate::stats::cluster::{cluster_1d, Dendrogram, Linkage};
 use crate::stats::modes::{detect_modes, Modes};
 use crate::stats::regression::{ols, Fit};
 use crate::stats::{Fences, Summary};
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 mod calibration;
 pub use calibration::*;
+
+/// The clock whose per-operation times the forms' summary, outliers,
+/// clustering and modes are of (`Options.reference_clock`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReferenceClock {
+    /// The portable clock's ns per op (`portable_ns`): the paper's method.
+    #[default]
+    Portable,
+    /// The cycle counter's ns per op (`counter_ns`).
+    Counter,
+}
+
+impl std::str::FromStr for ReferenceClock {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "portable" => Ok(ReferenceClock::Portable),
+            "counter" => Ok(ReferenceClock::Counter),
+            other => Err(format!(
+                "unknown reference clock {other:?}: expected \"portable\" or \"counter\""
+            )),
+        }
+    }
+}
+
+// By hand rather than derived so an unknown value names the option (serde's
+// message would only say "unknown variant"), in the terminal and the page.
+impl<'de> Deserialize<'de> for ReferenceClock {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl ReferenceClock {
+    /// This clock's ns-per-op estimate of one operation.
+    fn of(self, r: &OpRow) -> Option<&BootstrapCi> {
+        match self {
+            ReferenceClock::Portable => r.portable_ns.as_ref(),
+            ReferenceClock::Counter => r.counter_ns.as_ref(),
+        }
+    }
+
+    fn basis(self) -> &'static str {
+        match self {
+            ReferenceClock::Portable => "portable ns per operation (median over repetitions)",
+            ReferenceClock::Counter => "cycle-counter ns per operation (median over repetitions)",
+        }
+    }
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct OpsReport {
     pub portable_clock: String,
     pub counter_clock: Option<String>,
     pub counter_hz: Option<f64>,
+    /// The clock the forms' figures are based on: the one the options ask
+    /// for, or `portable` when they ask for the counter and the file has no
+    /// counter times (then `basis_fallback` says why).
+    pub reference_clock: ReferenceClock,
+    /// Why the counter was asked for but the portable clock used.
+    pub basis_fallback: Option<String>,
     pub copies: u32,
     pub repetitions: u32,
     pub core: Option<CoreClockRow>,
@@ -73,10 +140,17 @@ pub struct OpRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct FormReport {
     pub form: String,
+    /// The clock `values_ns` are from (as `OpsReport.reference_clock`).
+    pub reference_clock: ReferenceClock,
     /// What the summary and clustering are of.
     pub basis: String,
-    /// Operations included (available, with an estimate), in order.
+    /// Operations included (available, with an estimate by the reference
+    /// clock), in order.
     pub names: Vec<String>,
+    /// Available operations with a time by the other clock only, so left out
+    /// of the summary and clustering.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
     pub values_ns: Vec<f64>,
     pub summary: Option<Summary>,
     pub fences: Option<Fences>,
@@ -121,7 +195,8 @@ pub struct ClusterRow {
     pub mean_ns: f64,
 }
 
-/// y = α + β·x with x the portable ns/op and y the counter's ns/op.
+/// y = α + β·x with x the portable ns/op and y the counter's ns/op,
+/// whichever clock is the reference (module comment).
 #[derive(Debug, Clone, Serialize)]
 pub struct CalibrationReport {
     pub fit: Fit,
@@ -198,6 +273,7 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
     });
     let tpc = core.as_ref().map(|c| c.ticks_per_cycle.estimate);
     let ops: Vec<OpRow> = d.ops.iter().map(|op| op_row(op, d, tpc, o)).collect();
+    let (reference, basis_fallback) = reference_clock(d, &ops, o.reference_clock);
 
     let mut forms: Vec<String> = Vec::new();
     for op in &ops {
@@ -207,12 +283,17 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
     }
     let forms = forms
         .into_iter()
-        .map(|f| form_report(&f, &ops, core.as_ref().map(|c| c.cycles_per_tick), o))
+        .map(|f| {
+            let cpt = core.as_ref().map(|c| c.cycles_per_tick);
+            form_report(&f, &ops, cpt, reference, o)
+        })
         .collect();
     OpsReport {
         portable_clock: d.portable_clock.clone(),
         counter_clock: d.counter_clock.clone(),
         counter_hz: d.counter_hz,
+        reference_clock: reference,
+        basis_fallback,
         copies: d.copies,
         repetitions: d.repetitions,
         core,
@@ -222,15 +303,61 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
     }
 }
 
-fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Options) -> FormReport {
-    let rows: Vec<&OpRow> = ops
+/// The clock the forms use: the one asked for, unless that is the counter
+/// and no operation has a counter time in ns (no counter on the machine, or
+/// its frequency unknown); then the portable clock, with the reason.
+fn reference_clock(
+    d: &OpsData,
+    ops: &[OpRow],
+    asked: ReferenceClock,
+) -> (ReferenceClock, Option<String>) {
+    if asked == ReferenceClock::Portable
+        || ops.iter().any(|r| r.available && r.counter_ns.is_some())
+    {
+        return (asked, None);
+    }
+    let why = if d.counter_clock.is_none() {
+        "this file has no cycle-counter times (the collector ran without a cycle counter)"
+    } else if d.counter_hz.is_none() {
+        "the cycle counter's frequency is not recorded, so its ticks cannot be put in ns"
+    } else {
+        "no operation has a cycle-counter time"
+    };
+    (
+        ReferenceClock::Portable,
+        Some(format!(
+            "the cycle counter was chosen as the reference clock, but {why}: the figures use the portable clock"
+        )),
+    )
+}
+
+fn form_report(
+    form: &str,
+    ops: &[OpRow],
+    cycles_per_tick: Option<f64>,
+    reference: ReferenceClock,
+    o: &Options,
+) -> FormReport {
+    let of_form: Vec<&OpRow> = ops
         .iter()
-        .filter(|r| r.form == form && r.available && r.portable_ns.is_some())
+        .filter(|r| r.form == form && r.available)
+        .collect();
+    let rows: Vec<&OpRow> = of_form
+        .iter()
+        .copied()
+        .filter(|r| reference.of(r).is_some())
+        .collect();
+    let left_out: Vec<String> = of_form
+        .iter()
+        .filter(|r| {
+            reference.of(r).is_none() && (r.portable_ns.is_some() || r.counter_ns.is_some())
+        })
+        .map(|r| r.name.clone())
         .collect();
     let names: Vec<String> = rows.iter().map(|r| r.name.clone()).collect();
     let values: Vec<f64> = rows
         .iter()
-        .filter_map(|r| r.portable_ns.as_ref().map(|c| c.estimate))
+        .filter_map(|r| reference.of(r).map(|c| c.estimate))
         .collect();
     let mut sorted = values.clone();
     sorted.sort_by(f64::total_cmp);
@@ -255,7 +382,8 @@ fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Opti
         .as_ref()
         .and_then(|s| clustering_report(&names, &values, s, o.linkage));
 
-    let points: Vec<(String, f64, f64)> = rows
+    // Every operation timed by both clocks, whichever is the reference.
+    let points: Vec<(String, f64, f64)> = of_form
         .iter()
         .filter_map(|r| {
             Some((
@@ -291,8 +419,10 @@ fn form_report(form: &str, ops: &[OpRow], cycles_per_tick: Option<f64>, o: &Opti
     let modes = detect_modes(&values, o.bootstrap.seed);
     FormReport {
         form: form.to_string(),
-        basis: "portable ns per operation (median over repetitions)".into(),
+        reference_clock: reference,
+        basis: reference.basis().into(),
         names,
+        left_out,
         values_ns: values,
         summary,
         fences,
@@ -427,6 +557,134 @@ mod tests {
         assert!(cal.fit.r > 0.999);
         assert_eq!(f.outliers.len(), 1);
         assert_eq!(f.outliers[0].name, "op8");
+    }
+
+    fn counter_options() -> Options {
+        Options {
+            reference_clock: ReferenceClock::Counter,
+            ..Options::default()
+        }
+    }
+
+    fn estimates(r: &OpsReport, clock: ReferenceClock) -> Vec<f64> {
+        r.ops
+            .iter()
+            .filter_map(|op| clock.of(op).map(|c| c.estimate))
+            .collect()
+    }
+
+    #[test]
+    fn the_counter_as_reference_clock() {
+        let p = ops_report(&data(), &Options::default());
+        let r = ops_report(&data(), &counter_options());
+        assert_eq!(r.reference_clock, ReferenceClock::Counter);
+        assert!(r.basis_fallback.is_none());
+        let f = &r.forms[0];
+        assert_eq!(f.reference_clock, ReferenceClock::Counter);
+        assert!(f.basis.starts_with("cycle-counter ns"), "{}", f.basis);
+        // The form's values are the counter's medians, 1.1× the portable ones.
+        let counter = estimates(&r, ReferenceClock::Counter);
+        assert_eq!(f.values_ns, counter);
+        assert_eq!(
+            p.forms[0].values_ns,
+            estimates(&p, ReferenceClock::Portable)
+        );
+        for (c, q) in f.values_ns.iter().zip(&p.forms[0].values_ns) {
+            assert!((c / q - 1.1).abs() < 1e-9, "{c} {q}");
+        }
+        // Summary, fences, outliers and cuts are of those values.
+        let mut sorted = counter.clone();
+        sorted.sort_by(f64::total_cmp);
+        let s = Summary::of_sorted(&sorted, Options::default().quantile_type).unwrap();
+        let fs = f.summary.as_ref().unwrap();
+        assert_eq!(
+            (fs.min, fs.median, fs.mean, fs.max),
+            (s.min, s.median, s.mean, s.max)
+        );
+        assert!((fs.median - 1.1 * p.forms[0].summary.as_ref().unwrap().median).abs() < 1e-9);
+        assert_eq!(f.outliers.len(), 1);
+        assert_eq!(f.outliers[0].value_ns, counter[8]);
+        let cuts = &f.clustering.as_ref().unwrap().cuts;
+        assert_eq!(cuts[2].granularity_ns, fs.median);
+        // The calibration does not follow the reference: still counter on
+        // portable, the same fit as with the default.
+        let (a, b) = (
+            &f.calibration.as_ref().unwrap().fit,
+            &p.forms[0].calibration.as_ref().unwrap().fit,
+        );
+        assert_eq!((a.slope, a.intercept, a.n), (b.slope, b.intercept, b.n));
+        // The ops table is the same either way.
+        assert_eq!(
+            estimates(&r, ReferenceClock::Portable),
+            estimates(&p, ReferenceClock::Portable)
+        );
+    }
+
+    #[test]
+    fn no_counter_falls_back_to_the_portable_clock_and_says_so() {
+        let mut d = data();
+        d.counter_clock = None;
+        d.counter_hz = None;
+        d.core_clock = None;
+        for op in &mut d.ops {
+            op.counter_n_ticks.clear();
+            op.counter_2n_ticks.clear();
+        }
+        let r = ops_report(&d, &counter_options());
+        assert_eq!(r.reference_clock, ReferenceClock::Portable);
+        let why = r.basis_fallback.as_deref().unwrap();
+        assert!(why.contains("no cycle-counter times"), "{why}");
+        let f = &r.forms[0];
+        assert_eq!(f.reference_clock, ReferenceClock::Portable);
+        assert_eq!(f.values_ns, estimates(&r, ReferenceClock::Portable));
+        assert_eq!(f.names.len(), 9);
+        assert!(f.calibration.is_none());
+        // Asked for the portable clock, there is nothing to fall back from.
+        assert!(ops_report(&d, &Options::default()).basis_fallback.is_none());
+
+        // A counter without a frequency: ticks but no ns.
+        let mut d = data();
+        d.counter_hz = None;
+        let r = ops_report(&d, &counter_options());
+        assert_eq!(r.reference_clock, ReferenceClock::Portable);
+        assert!(r.basis_fallback.unwrap().contains("frequency"));
+    }
+
+    #[test]
+    fn an_op_without_a_counter_time_is_left_out_and_named() {
+        let mut d = data();
+        d.ops[3].counter_n_ticks.clear();
+        d.ops[3].counter_2n_ticks.clear();
+        let r = ops_report(&d, &counter_options());
+        assert_eq!(r.reference_clock, ReferenceClock::Counter);
+        let f = &r.forms[0];
+        assert_eq!(f.names.len(), 8);
+        assert!(!f.names.contains(&"op3".to_string()));
+        assert_eq!(f.left_out, ["op3"]);
+        assert_eq!(f.summary.as_ref().unwrap().n, 8);
+        assert!(ops_report(&d, &Options::default()).forms[0]
+            .left_out
+            .is_empty());
+    }
+
+    #[test]
+    fn reference_clock_values_are_checked() {
+        let o: Options = serde_json::from_str(r#"{"reference_clock": "counter"}"#).unwrap();
+        assert_eq!(o.reference_clock, ReferenceClock::Counter);
+        assert!(o.validate().is_ok());
+        let o: Options = serde_json::from_str("{}").unwrap();
+        assert_eq!(o.reference_clock, ReferenceClock::Portable);
+        assert_eq!(
+            serde_json::to_value(Options::default()).unwrap()["reference_clock"],
+            "portable"
+        );
+        let e = serde_json::from_str::<Options>(r#"{"reference_clock": "wall"}"#).unwrap_err();
+        let e = e.to_string();
+        assert!(e.contains("unknown reference clock \"wall\""), "{e}");
+        assert!(e.contains("\"portable\" or \"counter\""), "{e}");
+        assert!(serde_json::from_str::<Options>(r#"{"reference_clock": 1}"#).is_err());
+        assert_eq!("counter".parse(), Ok(ReferenceClock::Counter));
+        assert!("Counter".parse::<ReferenceClock>().is_err());
     }
 
     #[test]
