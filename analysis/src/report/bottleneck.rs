@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use super::Options;
 use crate::format::{BottleneckCase, BottleneckData, NamedSize, OpMeasurement};
-use crate::stats::bootstrap::{index, interval_from, median, percentile_ci, rng, BootstrapCi};
+use crate::stats::bootstrap::{index, interval_from, median, median_ci, rng, BootstrapCi};
 use serde::Serialize;
 
 /// Resource classes of the throughput bound, with their operations.
@@ -291,7 +291,7 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
             form: m.form.clone(),
             instruction: m.instruction.clone(),
             available: m.available,
-            ns: percentile_ci(s, median, &o.bootstrap),
+            ns: median_ci(s, &o.bootstrap),
         })
         .collect();
     let table: CostTable = costs
@@ -324,7 +324,7 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
     let mut covered_mem_ops: u64 = 0;
     for c in &d.cases {
         let times: Vec<f64> = c.times.iter().map(|t| t * ns_per_unit).collect();
-        let measured = percentile_ci(&times, median, b);
+        let measured = median_ci(&times, b);
         let mem_ops = c.counts.get("load_u64").copied().unwrap_or(0)
             + c.counts.get("store_u64").copied().unwrap_or(0);
         total_mem_ops += mem_ops;

@@ -20,7 +20,7 @@ use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
 use crate::read::{read_document, Document, RunDocument};
 use crate::stats::bootstrap::{
-    index, interval_from, mean, median, median_in_place, percentile_ci, rng, BootstrapCi,
+    interval_from, mean, median_ci, percentile_ci, rng, BootstrapCi, MedianResampler,
 };
 use crate::stats::compare::{differ, relative_difference, Est};
 use crate::stats::executions::{random_effects, ratio_of_means_ci};
@@ -342,14 +342,8 @@ fn estimate(d: &Data, o: &Options) -> Option<Est> {
     };
     match d {
         Data::Flat(xs) => {
-            // The cells' median CI (same resamples, same values), selecting
-            // in a scratch buffer instead of sorting a copy each time.
-            let mut scratch = vec![0.0; xs.len()];
-            let fast_median = |ys: &[f64]| {
-                scratch.copy_from_slice(ys);
-                median_in_place(&mut scratch)
-            };
-            percentile_ci(xs, fast_median, &o.bootstrap).map(from)
+            // The cells' median CI (same resamples, same values).
+            median_ci(xs, &o.bootstrap).map(from)
         }
         Data::Grouped(ex) => {
             if ex.iter().all(|e| e.len() == 1) {
@@ -384,19 +378,16 @@ fn ratio_of_medians_ci(a: &[f64], b: &[f64], o: &Options) -> Option<BootstrapCi>
         return None;
     }
     let mut r = rng(bo.seed);
-    let mut ba = vec![0.0; a.len()];
-    let mut bb = vec![0.0; b.len()];
-    let mut reps = Vec::with_capacity(bo.resamples);
-    for _ in 0..bo.resamples {
-        for x in ba.iter_mut() {
-            *x = a[index(&mut r, a.len())];
-        }
-        for x in bb.iter_mut() {
-            *x = b[index(&mut r, b.len())];
-        }
-        reps.push(median_in_place(&mut ba) / median_in_place(&mut bb));
-    }
-    interval_from(median(a) / median(b), reps, bo)
+    let mut ma = MedianResampler::new(a)?;
+    let mut mb = MedianResampler::new(b)?;
+    // a's draws, then b's, each replicate (the order the values depend on).
+    let reps = (0..bo.resamples)
+        .map(|_| {
+            let ra = ma.resample(&mut r);
+            ra / mb.resample(&mut r)
+        })
+        .collect();
+    interval_from(ma.median() / mb.median(), reps, bo)
 }
 
 fn compare_suite(
@@ -640,7 +631,22 @@ mod tests {
     }
 
     #[test]
-    fn median_in_place_is_type_7() {
+    fn ratio_of_medians_matches_selecting_in_each_resample() {
+        use crate::stats::bootstrap::{index, median, median_in_place};
+        let a: Vec<f64> = (0..37).map(|i| ((i * 7919) % 101) as f64).collect();
+        let b: Vec<f64> = (0..20).map(|i| 50.0 + ((i * 31) % 17) as f64).collect();
+        let o = Options::default();
+        // The direct way: copy each resample and select its median.
+        let mut r = rng(o.bootstrap.seed);
+        let reps = (0..o.bootstrap.resamples)
+            .map(|_| {
+                let mut ra: Vec<f64> = (0..a.len()).map(|_| a[index(&mut r, a.len())]).collect();
+                let mut rb: Vec<f64> = (0..b.len()).map(|_| b[index(&mut r, b.len())]).collect();
+                median_in_place(&mut ra) / median_in_place(&mut rb)
+            })
+            .collect();
+        let direct = interval_from(median(&a) / median(&b), reps, &o.bootstrap);
+        assert_eq!(ratio_of_medians_ci(&a, &b, &o), direct);
         for xs in [vec![3.0, 1.0, 2.0], vec![4.0, 1.0, 3.0, 2.0], vec![5.0]] {
             assert_eq!(median_in_place(&mut xs.clone()), median(&xs));
         }

@@ -6,7 +6,7 @@
 
 use super::Options;
 use crate::format::{CopyData, NamedSize};
-use crate::stats::bootstrap::{median, percentile_ci, BootstrapCi};
+use crate::stats::bootstrap::{median_ci, BootstrapCi};
 use crate::stats::compare::{differ, Est};
 use serde::Serialize;
 
@@ -60,7 +60,7 @@ pub fn copy_report(d: &CopyData, o: &Options) -> CopyReport {
         .iter()
         .map(|c| {
             let ci = if c.available {
-                percentile_ci(&c.samples_ns, median, &o.bootstrap)
+                median_ci(&c.samples_ns, &o.bootstrap)
             } else {
                 None
             };

@@ -16,7 +16,7 @@
 
 use super::Options;
 use crate::format::{OpMeasurement, OpsData};
-use crate::stats::bootstrap::{median, percentile_ci, BootstrapCi};
+use crate::stats::bootstrap::{median_ci, BootstrapCi};
 use crate::stats::cluster::{cluster_1d, Dendrogram, Linkage};
 use crate::stats::modes::{detect_modes, Modes};
 use crate::stats::regression::{ols, Fit};
@@ -234,7 +234,7 @@ fn scaled(ci: &BootstrapCi, k: f64) -> BootstrapCi {
 }
 
 fn op_row(op: &OpMeasurement, d: &OpsData, ticks_per_cycle: Option<f64>, o: &Options) -> OpRow {
-    let ci = |xs: Vec<f64>| percentile_ci(&xs, median, &o.bootstrap);
+    let ci = |xs: Vec<f64>| median_ci(&xs, &o.bootstrap);
     let portable_ns = ci(per_op(&op.portable_n_ns, &op.portable_2n_ns, d.copies));
     let counter_ticks = ci(per_op(&op.counter_n_ticks, &op.counter_2n_ticks, d.copies));
     OpRow {
@@ -261,7 +261,7 @@ fn op_row(op: &OpMeasurement, d: &OpsData, ticks_per_cycle: Option<f64>, o: &Opt
 pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
     let core = d.core_clock.as_ref().and_then(|c| {
         let per_add = c.ticks_per_add();
-        let tpc = percentile_ci(&per_add, median, &o.bootstrap)?;
+        let tpc = median_ci(&per_add, &o.bootstrap)?;
         (tpc.estimate > 0.0).then(|| CoreClockRow {
             adds: c.adds,
             samples: c.ticks.len(),

@@ -120,6 +120,100 @@ pub fn median_in_place(xs: &mut [f64]) -> f64 {
     }
 }
 
+/// Medians of bootstrap resamples without selecting in each resample: the
+/// data is ranked once, a resample's indices are counted by rank, and its
+/// median is read off the cumulative counts (the data sorted once is
+/// monotone in rank). The same indices as [`percentile_ci`] draws, in the
+/// same order, and [`median_in_place`]'s arithmetic, so every replicate is
+/// the same to the bit; the selection was most of a median bootstrap's time.
+pub struct MedianResampler<'a> {
+    data: &'a [f64],
+    sorted: Vec<f64>,
+    rank: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+impl<'a> MedianResampler<'a> {
+    /// `None` for empty data (or more values than ranks fit in u32).
+    pub fn new(data: &'a [f64]) -> Option<Self> {
+        let n = data.len();
+        if n == 0 || u32::try_from(n).is_err() {
+            return None;
+        }
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        order.sort_by(|&i, &j| data[i as usize].total_cmp(&data[j as usize]));
+        let mut rank = vec![0u32; n];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i as usize] = r as u32;
+        }
+        let sorted = order.iter().map(|&i| data[i as usize]).collect();
+        Some(MedianResampler {
+            data,
+            sorted,
+            rank,
+            counts: vec![0; n],
+        })
+    }
+
+    /// The median of one resample (n draws with replacement from `r`).
+    pub fn resample(&mut self, r: &mut impl rand::Rng) -> f64 {
+        let n = self.data.len();
+        self.counts.fill(0);
+        for _ in 0..n {
+            self.counts[self.rank[index(r, n)] as usize] += 1;
+        }
+        // The k-th and (k+1)-th smallest (0-based) of the resample.
+        let k = (n - 1) / 2;
+        let mut seen = 0usize;
+        let mut lo = None;
+        for (rank, &c) in self.counts.iter().enumerate() {
+            if c == 0 {
+                continue;
+            }
+            seen += c as usize;
+            if lo.is_none() && seen > k {
+                lo = Some(self.sorted[rank]);
+                if n % 2 == 1 {
+                    break;
+                }
+            }
+            if lo.is_some() && seen > k + 1 {
+                let lo = lo.unwrap_or(f64::NAN);
+                let hi = self.sorted[rank];
+                return if lo == hi { lo } else { 0.5 * lo + 0.5 * hi };
+            }
+        }
+        lo.unwrap_or(f64::NAN)
+    }
+
+    /// The median of the data itself.
+    pub fn median(&self) -> f64 {
+        let n = self.sorted.len();
+        let lo = self.sorted[(n - 1) / 2];
+        if n % 2 == 1 {
+            return lo;
+        }
+        let hi = self.sorted[n / 2];
+        if lo == hi {
+            lo
+        } else {
+            0.5 * lo + 0.5 * hi
+        }
+    }
+}
+
+/// [`percentile_ci`] of the median, the same interval to the bit, faster
+/// (see [`MedianResampler`]).
+pub fn median_ci(data: &[f64], opts: &BootstrapOptions) -> Option<BootstrapCi> {
+    if data.is_empty() || opts.resamples == 0 || !(opts.confidence > 0.0 && opts.confidence < 1.0) {
+        return None;
+    }
+    let mut m = MedianResampler::new(data)?;
+    let mut r = rng(opts.seed);
+    let reps = (0..opts.resamples).map(|_| m.resample(&mut r)).collect();
+    interval_from(m.median(), reps, opts)
+}
+
 /// The mean (a statistic for [`percentile_ci`]); NaN when empty.
 pub fn mean(xs: &[f64]) -> f64 {
     super::moments::Welford::from_slice(xs)
@@ -131,6 +225,26 @@ pub fn mean(xs: &[f64]) -> f64 {
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    #[test]
+    fn median_ci_is_percentile_ci_of_the_median_to_the_bit() {
+        let mut r = rng(3);
+        for n in [1usize, 2, 3, 4, 7, 10, 31, 100, 501] {
+            // Ties included: values on a coarse grid.
+            let xs: Vec<f64> = (0..n)
+                .map(|_| (r.random_range(0..40) as f64) * 0.25)
+                .collect();
+            let o = BootstrapOptions {
+                resamples: 300,
+                ..BootstrapOptions::default()
+            };
+            assert_eq!(
+                median_ci(&xs, &o),
+                percentile_ci(&xs, median, &o),
+                "n = {n}"
+            );
+        }
+    }
 
     #[test]
     fn index_is_in_range_and_uniform() {
