@@ -157,6 +157,19 @@ pub fn default_options() -> Result<JsValue, JsError> {
     to_js(&Options::default())
 }
 
+/// Why the analysis cannot take `options` (the message `analyze` would
+/// throw), or undefined when it can: the page checks a link's options field
+/// by field with it (web/src/state.js) and falls back to a field's default.
+#[wasm_bindgen(js_name = checkOptions)]
+pub fn check_options(options: JsValue) -> Option<String> {
+    let opts: Options = match serde_wasm_bindgen::from_value(options) {
+        Ok(o) => o,
+        // serde-wasm-bindgen's errors are JS Errors: "Error: " + the message.
+        Err(e) => return Some(e.to_string().trim_start_matches("Error: ").to_string()),
+    };
+    opts.validate().err()
+}
+
 /// The analysis crate's version, shown in the page footer.
 #[wasm_bindgen]
 pub fn version() -> String {

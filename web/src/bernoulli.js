@@ -220,11 +220,33 @@ function timeField(ns) {
   return { text: fmtNum(ns / scale, { digits: 4, exact: true }).replace(/\u202f/g, ''), unit, exact: ns };
 }
 
+/**
+ * Whether a planner state (typed here, or restored from a link by state.js
+ * with the right types) can drive the form: units the selects offer, a
+ * confidence strictly between 0 and 1. Anything else starts afresh.
+ */
+function usablePlanner(st) {
+  const unitOk = (f) => f && typeof f.text === 'string' && UNITS.some(([u]) => u === f.unit);
+  const c = Number(st.confidence);
+  return unitOk(st.event) && unitOk(st.tick) && unitOk(st.overhead) && typeof st.epsilon?.text === 'string' &&
+    typeof st.confidence === 'string' && c > 0 && c < 1;
+}
+
+/** The confidence levels offered, with `current` among them (a link's or the options' own). */
+function levels(current) {
+  const list = ['0.9', '0.95', '0.99'];
+  if (!list.includes(current)) list.push(current);
+  return list.sort((x, y) => Number(x) - Number(y));
+}
+
 function planner(b, ctx) {
   const view = ctx.view;
-  // What the reader typed survives a re-analysis; defaults follow the file.
-  if (!view.planner || view.planner.tickDefault !== b.tick_ns || view.planner.overheadDefault !== (b.overhead?.raw_ns ?? 0)) {
+  // What the reader typed survives a re-analysis, and a link (state.js keeps
+  // the planner once edited); defaults follow the file.
+  if (!view.planner || view.planner.tickDefault !== b.tick_ns || view.planner.overheadDefault !== (b.overhead?.raw_ns ?? 0) ||
+      !usablePlanner(view.planner)) {
     view.planner = {
+      edited: false,
       tickDefault: b.tick_ns,
       overheadDefault: b.overhead?.raw_ns ?? 0,
       event: { text: '100', unit: 'ns', exact: null },
@@ -241,23 +263,23 @@ function planner(b, ctx) {
     const f = st[name];
     const input = h('input', {
       type: 'number', min: 0, step: 'any', value: f.text, 'data-testid': `plan-${name}`, 'aria-label': `${label} (number)`, required: true,
-      oninput: () => { f.text = input.value; f.exact = null; update(); },
+      oninput: () => { f.text = input.value; f.exact = null; st.edited = true; update(); },
     });
     const unit = h('select', {
       'data-testid': `plan-${name}-unit`, 'aria-label': `${label} (unit)`,
-      onchange: () => { f.unit = unit.value; f.exact = null; update(); },
+      onchange: () => { f.unit = unit.value; f.exact = null; st.edited = true; update(); },
     }, UNITS.map(([u]) => h('option', { value: u, selected: u === f.unit }, u)));
     return h('div', { class: 'field' }, h('label', {}, h('span', { class: 'label' }, label), h('span', { class: 'inputs' }, input, unit)),
       hint ? h('span', { class: 'hint' }, hint) : null);
   };
   const eps = h('input', {
     type: 'number', min: 0, max: 100, step: 'any', value: st.epsilon.text, 'data-testid': 'plan-epsilon', 'aria-label': 'Relative error ε in percent',
-    oninput: () => { st.epsilon.text = eps.value; update(); },
+    oninput: () => { st.epsilon.text = eps.value; st.edited = true; update(); },
   });
   const conf = h('select', {
     'data-testid': 'plan-confidence', 'aria-label': 'Confidence',
-    onchange: () => { st.confidence = conf.value; update(); },
-  }, ['0.9', '0.95', '0.99'].map((v) => h('option', { value: v, selected: v === st.confidence }, fmtLevel(Number(v)))));
+    onchange: () => { st.confidence = conf.value; st.edited = true; update(); },
+  }, levels(st.confidence).map((v) => h('option', { value: v, selected: v === st.confidence }, fmtLevel(Number(v)))));
 
   const value = (f) => {
     if (f.exact != null) return f.exact;

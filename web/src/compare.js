@@ -34,7 +34,9 @@ const fmtRatio = (x) => (x == null || !Number.isFinite(x) ? '—' : `${fmtNum(x)
 
 /**
  * The cell for a ComparisonReport. `ctx`: {threshold: current share,
- * pool: bool, setPool(bool), names: [label per compared file]}.
+ * pool: bool, setPool(bool), names: [label per compared file], only: Set of
+ * suites showing only the items that differ (kept in the link, state.js;
+ * this cell adds and removes suites)}.
  */
 export function compareCell(report, ctx) {
   const files = report.files;
@@ -62,7 +64,7 @@ export function compareCell(report, ctx) {
     h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)')),
   fileLegend(files),
   );
-  for (const suite of report.suites) section.append(suiteBlock(suite, files));
+  for (const suite of report.suites) section.append(suiteBlock(suite, files, ctx.only));
   if (!report.suites.length) {
     section.append(h('p', { class: 'muted' }, 'No suite is in two or more readable files.'));
   }
@@ -82,7 +84,7 @@ function fileLegend(files) {
       h('td', {}, f.suites.join(', ') || '—'))))));
 }
 
-function suiteBlock(suite, files) {
+function suiteBlock(suite, files, only = new Set()) {
   const cols = suite.files; // indices into files; cols[0] is the baseline
   const head = h('tr', {},
     h('th', { scope: 'col' }, 'Item'),
@@ -91,7 +93,7 @@ function suiteBlock(suite, files) {
       k > 0 ? [h('th', { scope: 'col', class: 'num' }, `${letter(f)} / ${letter(cols[0])}`), h('th', { scope: 'col' }, 'Verdict')] : null,
     ]));
   const tbody = h('tbody', {});
-  const onlyDiff = h('input', { type: 'checkbox', 'data-testid': 'compare-only-different' });
+  const onlyDiff = h('input', { type: 'checkbox', 'data-testid': 'compare-only-different', checked: only.has(suite.suite) });
   const block = h('div', { class: 'compare-suite', 'data-testid': 'compare-suite', dataset: { suite: suite.suite, different: suite.different, items: suite.items.length } },
     h('h3', {}, `${suite.suite}: `, h('span', { class: 'muted' }, suite.statistic)),
     h('p', { class: 'summary-line' },
@@ -101,7 +103,12 @@ function suiteBlock(suite, files) {
     h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
       h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
       h('thead', {}, head), tbody)));
-  onlyDiff.addEventListener('change', () => block.classList.toggle('only-different', onlyDiff.checked));
+  if (onlyDiff.checked) block.classList.add('only-different');
+  onlyDiff.addEventListener('change', () => {
+    block.classList.toggle('only-different', onlyDiff.checked);
+    if (onlyDiff.checked) only.add(suite.suite);
+    else only.delete(suite.suite);
+  });
   fillChunked(tbody, suite.items, (item) => itemRow(item, cols, files, suite.suite));
   return block;
 }

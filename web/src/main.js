@@ -10,7 +10,7 @@ import { QUANTILE_TYPES } from './quantiles.js';
 import { h, clear } from './dom.js';
 import { compareCell, comparePending, compareFailed } from './compare.js';
 import { embeddedData, embeddedItems } from './embed.js';
-import { initialState, restoreOptions, restoreViews, trackState, currentState } from './state.js';
+import { initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare } from './state.js';
 import { watchExports, setupReportExport } from './export.js';
 
 const $ = (id) => document.getElementById(id);
@@ -43,13 +43,22 @@ const analyzer = new Analyzer({
 // The Comparison cell sits above the per-file cells (compare.js).
 const compareSlot = h('div', { class: 'compare-slot' });
 $('cells').prepend(compareSlot);
-let pool = false; // the Comparison cell's pooling toggle
+const compareView = restoreCompare(shared); // the Comparison cell's toggles, from a link (state.js)
+let pool = compareView.pool; // the Comparison cell's pooling toggle
 let compareRun = 0; // newest comparison request; older answers are dropped
 let applied = null; // the options of the reports on show (restored by Cancel)
 
-analyzer.ready.then(({ version, defaultOptions }) => {
+// Files wait for this: a link's options are checked by the analysis first.
+const optionsReady = analyzer.ready.then(async ({ version, defaultOptions }) => {
   $('version').textContent = version;
   options = restoreOptions(defaultOptions, shared); // a link's or a report's options (state.js)
+  // Each option the analysis refuses falls back to its default, and the page says which.
+  options = await checkOptions(options, (o) => analyzer.call('checkOptions', o));
+  const notice = linkNotice();
+  if (notice) {
+    $('link-notice').textContent = notice;
+    $('link-notice').hidden = false;
+  }
   applied = options;
   setupQuantiles(options.quantile_type);
   setupOptionControls();
@@ -63,6 +72,10 @@ function setOptions(patch) {
 }
 
 function syncOptionControls() {
+  // A link may hold any confidence the analysis takes: offer it too.
+  if (![...$('confidence').options].some((o) => o.value === String(options.confidence))) {
+    $('confidence').append(h('option', { value: String(options.confidence) }, `${+(options.confidence * 100).toPrecision(6)} %`));
+  }
   $('confidence').value = String(options.confidence);
   $('resamples').value = String(options.bootstrap.resamples);
   $('seed').value = String(options.bootstrap.seed);
@@ -158,7 +171,7 @@ async function load(key, item) {
   const f = files.get(key);
   if (!f) return; // removed while loading
   f.loaded = true;
-  await analyzer.ready.catch(() => {});
+  await optionsReady.catch(() => {});
   analyzeAndShow(key, item.name, buffer);
 }
 
@@ -242,7 +255,7 @@ async function scheduleCompare() {
   let cell;
   try {
     const report = await analyzer.compare(keys, opts, pool);
-    cell = compareCell(report, { threshold: opts.threshold, setPool: (on) => { pool = on; scheduleCompare(); } });
+    cell = compareCell(report, { threshold: opts.threshold, only: compareView.only, setPool: (on) => { pool = on; scheduleCompare(); } });
   } catch (e) {
     if (e?.cancelled) return;
     cell = compareFailed(e?.message ?? String(e));
@@ -282,7 +295,9 @@ if (embedded) add(embeddedItems(embedded));
 const urls = urlsFromQuery();
 if (urls.length) add(fromUrls(urls));
 restoreViews(notebook.views, [...files.keys()], shared);
-const sharedState = () => currentState({ options, views: [...files.keys()].map((k) => notebook.views.get(k)) });
+const sharedState = () => currentState({
+  options, views: [...files.keys()].map((k) => notebook.views.get(k)), compare: { pool, only: compareView.only },
+});
 trackState(sharedState);
 watchExports($('cells'));
 setupReportExport($('export-report'), $('file-rows'), {

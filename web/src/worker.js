@@ -21,6 +21,8 @@
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 
 import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+// Options restored from a link, checked field by field (state.js).
+import { checkOptions } from '../pkg/tickbook_analysis_wasm.js';
 // The wasm comes embedded in the page, as the page's first message (embed.js).
 import { embeddedWasm } from './embed.js';
 // DTW for the Perturbation cell's benchmark (trace.js).
@@ -36,6 +38,8 @@ const CALLS = {
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
   // Several loaded files side by side (report::compare_files), for the Comparison cell.
   compare: (ids, options, pool) => compareKept(ids, options, pool),
+  // Why the analysis would refuse these options, or null (a link's options, state.js).
+  checkOptions: (options) => checkOptions(options) ?? null,
 };
 
 /** Compare the kept files `ids` (in that order): their bytes go to wasm as one block. */
