@@ -136,6 +136,14 @@ impl Options {
         if self.impact.group_size < 2 || self.impact.pairs == 0 {
             return Err("impact factor needs a group size ≥ 2 and at least one pair".into());
         }
+        // Upper bounds too: a hand-edited link must not set the worker going
+        // for hours (each of impact_resamples estimates draws pairs × 2·size).
+        if self.impact.pairs > 100_000 || self.impact.group_size > 10_000 {
+            return Err(format!(
+                "impact factor pairs must be at most 100000 and group size at most 10000, got {} and {}",
+                self.impact.pairs, self.impact.group_size
+            ));
+        }
         self.dtw.validate()?;
         if b.resamples == 0 || b.resamples > 1_000_000 {
             return Err(format!(
@@ -387,5 +395,19 @@ mod tests {
         let r = analyze_bytes("x.json", b"\x00\xff garbage", &Options::default());
         assert!(!r.ok);
         assert!(r.error.unwrap().to_string().starts_with("x.json: "));
+    }
+
+    #[test]
+    fn options_out_of_range_are_refused() {
+        assert!(Options::default().validate().is_ok());
+        let mut o = Options::default();
+        o.impact.pairs = 1_000_000_000;
+        assert!(o.validate().unwrap_err().contains("pairs"));
+        let mut o = Options::default();
+        o.confidence = 1.5;
+        assert!(o.validate().is_err());
+        let mut o = Options::default();
+        o.bootstrap.resamples = 0;
+        assert!(o.validate().is_err());
     }
 }
