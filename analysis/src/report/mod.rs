@@ -403,8 +403,10 @@ mod tests {
         let mut o = Options::default();
         o.impact.pairs = 1_000_000_000;
         assert!(o.validate().unwrap_err().contains("pairs"));
-        let mut o = Options::default();
-        o.confidence = 1.5;
+        let o = Options {
+            confidence: 1.5,
+            ..Options::default()
+        };
         assert!(o.validate().is_err());
         let mut o = Options::default();
         o.bootstrap.resamples = 0;
