@@ -1528,3 +1528,40 @@ fn bottleneck_data_validates_and_is_checked() {
         assert_valid(&v, &format!("{name}, suite failed"), &d);
     }
 }
+
+/// The reader refuses an ops core clock whose paired chains do not pair up,
+/// or that counts no adds, and names the field.
+#[test]
+fn ops_core_clock_pairs_are_checked() {
+    let run = serde_json::to_value(full_run()).unwrap();
+    assert_eq!(run["suites"][3]["suite"], "ops");
+    let read = |d: &Value| read_document("r.json", d.to_string().as_bytes());
+    assert!(read(&run).is_ok());
+
+    let mut d = run.clone();
+    d["suites"][3]["data"]["core_clock"]["ticks_2n"] = json!([83_310.0]);
+    let e = read(&d).unwrap_err();
+    assert_eq!(
+        e.path.as_deref(),
+        Some("suites[3].data.core_clock.ticks_2n"),
+        "{e}"
+    );
+    assert!(e.message.contains("1 samples of 2n adds but 2"), "{e}");
+
+    let mut d = run.clone();
+    d["suites"][3]["data"]["core_clock"]["adds"] = json!(0);
+    let e = read(&d).unwrap_err();
+    assert_eq!(
+        e.path.as_deref(),
+        Some("suites[3].data.core_clock.adds"),
+        "{e}"
+    );
+
+    // Files from before the paired chains (no ticks_2n) still read.
+    let mut d = run;
+    d["suites"][3]["data"]["core_clock"]
+        .as_object_mut()
+        .unwrap()
+        .remove("ticks_2n");
+    assert!(read(&d).is_ok());
+}
