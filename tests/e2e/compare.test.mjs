@@ -87,8 +87,12 @@ async function waitForComparison(page, threshold) {
   await page.waitForFunction((t) => {
     const c = document.querySelector('[data-testid=compare-cell]');
     if (!c || c.dataset.pending || Number(c.dataset.threshold) !== t) return false;
-    return [...c.querySelectorAll('[data-testid=compare-suite] tbody')].every((b) => b.dataset.complete === 'true');
+    return c.dataset.built === 'true' && [...c.querySelectorAll('[data-testid=compare-suite] tbody')].every((b) => b.dataset.complete === 'true');
   }, threshold, { timeout: 120_000 });
+  // A suite shows its first rows (fewer the more files); the test reads all.
+  for (const button of await page.$$('[data-testid=compare-cell] [data-testid=show-more]')) await button.click();
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=compare-suite] tbody')]
+    .every((b) => b.dataset.shown === b.dataset.total), null, { timeout: 60_000 });
 }
 
 test('two runs and a samples pair: the Comparison cell equals analyze --compare', async () => {

@@ -143,7 +143,7 @@ async function waitForOptions(page, text) {
 async function waitForComparison(page, pooling) {
   await page.waitForFunction((p) => {
     const c = document.querySelector('[data-testid=compare-cell]');
-    return c && !c.dataset.pending && c.dataset.pooling === String(p) &&
+    return c && !c.dataset.pending && c.dataset.pooling === String(p) && c.dataset.built === 'true' &&
       [...c.querySelectorAll('[data-testid=compare-suite] tbody')].every((b) => b.dataset.complete === 'true');
   }, pooling, { timeout: 120_000 });
 }

@@ -92,11 +92,21 @@ export class Analyzer {
       case 'fatal':
         this.fail(msg.message);
         break;
+      case 'call-part': {
+        // A comparison's suites come in parts (worker.js postInParts).
+        const p = this.plans.get(msg.id);
+        if (!p) break;
+        p.suites ??= [];
+        if (msg.head) p.suites[msg.suite] = { ...msg.head, items: [] };
+        for (const item of msg.items) p.suites[msg.suite]?.items.push(item);
+        break;
+      }
       case 'called':
       case 'call-failed': {
         const p = this.plans.get(msg.id);
         if (!p) break;
         this.plans.delete(msg.id);
+        if (msg.type === 'called' && msg.parts) msg.value.suites = p.suites ?? [];
         if (msg.type === 'called') p.resolve(msg.value);
         else p.reject(new Error(msg.message));
         break;

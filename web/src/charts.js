@@ -2,7 +2,7 @@
 // SVG's aria-label and a visible figcaption), drawn at the width of its
 // container and redrawn when that width changes.
 
-import { h, clear } from './dom.js';
+import { h, clear, afterFrame } from './dom.js';
 
 /**
  * @param {object} o
@@ -54,16 +54,17 @@ export function chartFigure({ testid, caption, summary, draw, className }) {
 // Charts waiting to be drawn. A file's cells attach dozens of charts at once;
 // drawing them all in the next frame made one main-thread task of 300–500 ms.
 // They are drawn a few at a time instead, each batch a task of its own of at
-// most ~30 ms (plus the one chart that crosses it), so input and the worker's
-// messages are handled in between.
+// most ~20 ms (plus the one chart that crosses it), so input and the worker's
+// messages are handled in between, and with a frame between batches so each
+// batch's charts are laid out on their own.
 const pending = new Map(); // figure -> its render function
 let draining = false;
-const BATCH_MS = 30;
+const BATCH_MS = 20;
 
 function scheduleDrawing() {
   if (draining) return;
   draining = true;
-  setTimeout(drainCharts, 0);
+  afterFrame(drainCharts);
 }
 
 function drainCharts() {

@@ -5,13 +5,17 @@
 // ratio with its CI, and the verdict of the comparison rule. Optionally, the
 // executions of one configuration from several files pooled.
 //
-// Big suites (thousands of items) are drawn in chunks between frames so the
-// main thread never holds a long task.
+// Many files make wide tables (24 files: 71 columns): each suite is built in
+// a task of its own (dom.js later), shows its first rows (fewer the wider the
+// table) and a Show all button that builds the rest in chunks, so the main
+// thread never holds a long task. 'Show only those' builds every row.
 
-import { h, clear } from './dom.js';
+import { h, clear, later, laterDone, showMore } from './dom.js';
 import { fmtNs, fmtNum, fmtPercent, fmtCount } from './units.js';
 
-const ROWS_PER_CHUNK = 150;
+// Table cells a suite shows at first (rows × columns), and the rows' bounds.
+const FIRST_CELLS = 3000;
+const FIRST_ROWS = [20, 100];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letter = (i) => (i < 26 ? LETTERS[i] : `F${i + 1}`);
 
@@ -64,11 +68,13 @@ export function compareCell(report, ctx) {
     h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)')),
   fileLegend(files),
   );
-  for (const suite of report.suites) section.append(suiteBlock(suite, files, ctx.only));
+  for (const suite of report.suites) section.append(later(() => suiteBlock(suite, files, ctx.only)));
   if (!report.suites.length) {
     section.append(h('p', { class: 'muted' }, 'No suite is in two or more readable files.'));
   }
-  if (report.pooling) section.append(pooledBlock(report.pooled, files));
+  if (report.pooling) section.append(later(() => pooledBlock(report.pooled, files)));
+  // Tests and scripts/bench-page wait on data-built: every suite's block is in.
+  laterDone().then(() => { section.dataset.built = 'true'; });
   return section;
 }
 
@@ -103,13 +109,22 @@ function suiteBlock(suite, files, only = new Set()) {
     h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
       h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
       h('thead', {}, head), tbody)));
-  if (onlyDiff.checked) block.classList.add('only-different');
+  const columns = 1 + 3 * cols.length - 2;
+  const first = Math.max(FIRST_ROWS[0], Math.min(FIRST_ROWS[1], Math.floor(FIRST_CELLS / columns)));
+  const more = fill(tbody, suite.items, (item) => itemRow(item, cols, files, suite.suite), first, 'items');
+  if (more) block.append(more);
+  const showOnly = (on) => {
+    block.classList.toggle('only-different', on);
+    // Every differing item, not only those among the first rows (after the
+    // block is attached: the button builds only into a table in the page).
+    if (on && more) setTimeout(() => { if (more.isConnected && !more.disabled) more.click(); }, 0);
+  };
+  showOnly(onlyDiff.checked);
   onlyDiff.addEventListener('change', () => {
-    block.classList.toggle('only-different', onlyDiff.checked);
+    showOnly(onlyDiff.checked);
     if (onlyDiff.checked) only.add(suite.suite);
     else only.delete(suite.suite);
   });
-  fillChunked(tbody, suite.items, (item) => itemRow(item, cols, files, suite.suite));
   return block;
 }
 
@@ -150,7 +165,7 @@ function pooledBlock(pooled, files) {
     h('thead', {}, h('tr', {}, ['Suite', 'Item', 'Host', 'Files pooled', 'Executions', 'Mean [CI]', 'CV within', 'Impact factor']
       .map((t) => h('th', { scope: 'col' }, t)))),
     tbody)));
-  fillChunked(tbody, pooled, (p) => {
+  const more = fill(tbody, pooled, (p) => {
     const s = p.stats;
     const re = s?.random_effects;
     const item = { unit: p.unit, unit_ns: p.unit_ns };
@@ -166,27 +181,19 @@ function pooledBlock(pooled, files) {
       h('td', { class: 'num' }, fmtEst(mean, item)),
       h('td', { class: 'num' }, ci(s?.cv_within, fmtPercent)),
       h('td', { class: 'num' }, ci(s?.impact_factor, (x) => fmtNum(x, { digits: 3 }))));
-  });
+  }, 100, 'pooled configurations');
+  if (more) block.append(more);
   return block;
 }
 
 /**
- * Append `row(item)` for every item, a chunk per frame after the first:
- * a table of thousands of rows never blocks the page.
+ * The first `first` rows of `items` now, the rest behind a Show all button
+ * (dom.js showMore); data-complete says the rows due without a click are in.
  */
-function fillChunked(tbody, items, row) {
-  let i = 0;
-  const step = () => {
-    if (!tbody.isConnected && i > 0) return; // the cell was replaced
-    const end = Math.min(items.length, i + ROWS_PER_CHUNK);
-    const frag = document.createDocumentFragment();
-    for (; i < end; i++) frag.append(row(items[i]));
-    tbody.append(frag);
-    if (i < items.length) setTimeout(step, 0);
-    else tbody.dataset.complete = 'true';
-  };
-  if (items.length === 0) tbody.dataset.complete = 'true';
-  else step();
+function fill(tbody, items, row, first, noun) {
+  const more = showMore(tbody, items.length, (i) => row(items[i]), { first, noun });
+  tbody.dataset.complete = 'true';
+  return more;
 }
 
 /** An empty placeholder while the comparison is computed. */

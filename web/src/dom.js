@@ -50,25 +50,48 @@ export function later(build) {
   deferred.push([slot, build]);
   if (!draining) {
     draining = true;
-    setTimeout(drainLater, 0);
+    afterFrame(drainLater);
   }
   return slot;
 }
 
 function drainLater() {
-  const start = performance.now();
-  while (deferred.length && performance.now() - start < 30) {
+  // One part per frame: building is quick, laying out is not (a part's
+  // layout costs several times its build), so a time budget for building
+  // still let a frame lay out 8,000 boxes.
+  while (deferred.length) {
     const [slot, build] = deferred.shift();
-    if (slot.isConnected) append(slot, build());
+    if (slot.isConnected) {
+      append(slot, build());
+      break;
+    }
   }
   if (deferred.length) {
-    setTimeout(drainLater, 0);
+    afterFrame(drainLater);
     return;
   }
   draining = false;
   const waiting = idle;
   idle = [];
   for (const resolve of waiting) resolve();
+}
+
+/**
+ * Run `fn` in a task after the page has drawn a frame. Parts built in
+ * back-to-back tasks were all laid out together in the next frame (a file's
+ * Samples cell: 11,000 boxes, a 340 ms layout); a frame between the batches
+ * lays each out on its own. A hidden page draws no frames: the timeout goes
+ * on without one.
+ */
+export function afterFrame(fn) {
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    setTimeout(fn, 0);
+  };
+  requestAnimationFrame(go);
+  setTimeout(go, 100);
 }
 
 /** Resolves once every later() part queued so far is built. */

@@ -67,7 +67,7 @@ function summaryTable(s, qt, quantileName) {
     numCell('cv', x.summary.cv, fmtPercent(x.summary.cv)));
   return table({
     testid: 'samples-summary', columns,
-    lazy: { count: s.series.length, build: (i) => row(s.series[i]), first: 100, noun: 'series' },
+    lazy: { count: s.series.length, build: (i) => row(s.series[i]), first: 50, noun: 'series' },
     caption: `All measurements of each series pooled. Quartiles: Hyndman–Fan type ${qt}${quantileName ? ' (' + quantileName(qt) + ')' : ''}; SD with n − 1.`,
   });
 }
@@ -177,7 +177,7 @@ function outliersTable(s) {
         testid: 'outliers-table',
         caption: 'Measurements outside the fences Q1 − 1.5 IQR and Q3 + 1.5 IQR; execution and index are 0-based positions in the file (executions[e][i]).',
         columns: ['Series', { label: 'Execution', class: 'num' }, { label: 'Index', class: 'num' }, { label: 'Value', class: 'num' }, 'How far'],
-        lazy: { count: all.length, build: (i) => row(all[i]), first: 100, noun: 'outliers' },
+        lazy: { count: all.length, build: (i) => row(all[i]), first: 50, noun: 'outliers' },
       })
       : h('p', { class: 'muted', 'data-testid': 'no-outliers' }, 'None: every measurement lies within Q1 − 1.5 IQR and Q3 + 1.5 IQR.'));
 }
@@ -199,7 +199,7 @@ function executionsTable(s) {
     table({
       testid: 'executions-table',
       columns: ['Series', { label: 'Execution', class: 'num' }, { label: 'n', class: 'num' }, { label: 'Mean', class: 'num' }, { label: 'Median', class: 'num' }, { label: 'SD', class: 'num' }],
-      lazy: { count: all.length, build: (i) => row(all[i]), first: 100, noun: 'executions' },
+      lazy: { count: all.length, build: (i) => row(all[i]), first: 50, noun: 'executions' },
     }));
 }
 

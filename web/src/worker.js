@@ -19,6 +19,7 @@
 //      cells sent earlier that the page adds back; see analyzeProgressively)
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
+//      {type: 'call-part', id, suite, head?, items} (compare: postInParts)
 
 import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
@@ -56,6 +57,26 @@ function compareKept(ids, options, pool) {
 }
 
 const files = new Map(); // id -> {name, bytes}
+
+// Items of a compared suite per message.
+const PART_ITEMS = 100;
+
+/**
+ * Post a comparison in parts: each suite's items a hundred at a time
+ * ({type: 'call-part', id, suite, head?, items}), then the rest of the report
+ * with `parts: true` (analyzer.js puts the suites back). Posted whole, the
+ * comparison of 24 files was read (structured clone) on the main thread in
+ * one long task; each part is read in a task of its own.
+ */
+function postInParts(id, report) {
+  report.suites.forEach((suite, k) => {
+    const { items, ...head } = suite;
+    for (let i = 0; i === 0 || i < items.length; i += PART_ITEMS) {
+      postMessage({ type: 'call-part', id, suite: k, head: i === 0 ? head : undefined, items: items.slice(i, i + PART_ITEMS) });
+    }
+  });
+  postMessage({ type: 'called', id, value: { ...report, suites: [] }, parts: true });
+}
 
 /**
  * DTW of two deterministic n-record series (a noisy wave and a time-shifted,
@@ -119,7 +140,9 @@ async function handle(msg) {
     const fn = Object.hasOwn(CALLS, msg.fn) ? CALLS[msg.fn] : null;
     if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
     if (!(await ready)) throw new Error('the analysis module did not start');
-    postMessage({ type: 'called', id: msg.id, value: fn(...msg.args) });
+    const value = fn(...msg.args);
+    if (msg.fn === 'compare' && value?.suites) postInParts(msg.id, value);
+    else postMessage({ type: 'called', id: msg.id, value });
     return;
   }
   if (msg.type !== 'analyze') return;
