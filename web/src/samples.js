@@ -206,7 +206,7 @@ function executionsTable(s) {
 /** A list of per-series blocks, the first `first` built now (dom.js showMore). */
 function lazyList(className, series, build, first, noun) {
   const list = h('div', { class: className });
-  return [list, showMore(list, series.length, (i) => build(series[i]), { first, noun })];
+  return [list, showMore(list, series.length, (i) => build(series[i]), { first, noun, parts: 6 })];
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
