@@ -40,8 +40,8 @@ let idle = [];
 
 /**
  * A placeholder now, filled with `build()`'s nodes in a later task: a big
- * cell's lower sections (long tables, lists, the clustering) are built a few
- * per task, so attaching it is not one long main-thread task (a 250-series
+ * cell's lower sections (long tables, lists, the clustering) are built one
+ * per frame (drainLater), so attaching it is not one long main-thread task (a 250-series
  * Samples cell took 200 ms to build and then laid out 11,000 boxes at once).
  * A placeholder no longer in the page when its turn comes is skipped.
  */
@@ -56,9 +56,8 @@ export function later(build) {
 }
 
 function drainLater() {
-  // One part per frame: building is quick, laying out is not (a part's
-  // layout costs several times its build), so a time budget for building
-  // still let a frame lay out 8,000 boxes.
+  // One part per frame: building is quick and laying out is not, so a time
+  // budget for building still let one frame lay out many parts at once.
   while (deferred.length) {
     const [slot, build] = deferred.shift();
     if (slot.isConnected) {
@@ -78,10 +77,9 @@ function drainLater() {
 
 /**
  * Run `fn` in a task after the page has drawn a frame. Parts built in
- * back-to-back tasks were all laid out together in the next frame (a file's
- * Samples cell: 11,000 boxes, a 340 ms layout); a frame between the batches
- * lays each out on its own. A hidden page draws no frames: the timeout goes
- * on without one.
+ * back-to-back tasks were all laid out together in the next frame; a frame
+ * between the batches lays each out on its own. A hidden page draws no
+ * frames: the timeout goes on without one.
  */
 export function afterFrame(fn) {
   let done = false;
@@ -136,9 +134,9 @@ export function table({ testid, caption, columns, rows, lazy, className = 'data'
 export function showMore(container, count, build, { first = 50, noun = 'rows', parts = 0 } = {}) {
   const shown = Math.min(count, first);
   if (parts > 0) {
-    // The first items too in later parts of `parts` each (block containers
-    // only: a later() slot is a div): 24 box plots with their captions were
-    // one 8,000-box layout.
+    // The first items too in later parts of `parts` each, a part per frame
+    // (block containers only: a later() slot is a div; style.css makes it
+    // display: contents inside a grid).
     for (let i = 0; i < shown; i += parts) {
       const end = Math.min(shown, i + parts);
       container.append(later(() => Array.from({ length: end - i }, (_, k) => build(i + k))));
