@@ -6,7 +6,7 @@
 // reader chose in a cell (form, statistic, sort, planner inputs) lives in a
 // per-file view state that survives the rebuild, and so does keyboard focus.
 
-import { h, clear, laterDone } from './dom.js';
+import { h, clear, laterDone, afterFrame } from './dom.js';
 import { errorCard } from './cell.js';
 import { clocksCell } from './clocks.js';
 import { bernoulliCell } from './bernoulli.js';
@@ -17,6 +17,19 @@ import { allocCell } from './alloc.js';
 import { traceCell } from './trace.js';
 import { bottleneckCell } from './bottleneck.js';
 import { quantileName } from './quantiles.js';
+
+// Cells in the page at once before new ones wait to be scrolled to. Every
+// built cell keeps its tables, controls and data alive: with two dozen run
+// files, the DOM and heap of ~80 cells made each garbage collection (and so
+// each new file's task) cost 300+ ms. Past this many, a cell is a placeholder
+// (its header) until it comes within a screen of the viewport.
+const EAGER_CELLS = 12;
+
+// A placeholder's title, as the built cell's header says it.
+const TITLES = {
+  clocks: 'Clocks', bernoulli: 'Bernoulli timing', ops: 'Operations', copy: 'Copy',
+  alloc: 'Allocation and page placement', trace: 'Perturbation', bottleneck: 'Bottlenecks', samples: 'Samples',
+};
 
 export class Notebook {
   /** `app`: {options() -> current options, setOptions(patch), plan(args) -> Promise, call(fn, ...args) -> Promise (worker.js CALLS)} */
@@ -29,6 +42,77 @@ export class Notebook {
     // key -> {options, cells: Map(kind -> cell)} while a first analysis posts
     // its cells one by one (render's `partial`).
     this.progressive = new Map();
+    // Placeholders near the viewport, built one per frame (buildSoon).
+    this.near = new Set();
+    this.observer = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        if (e.isIntersecting) this.near.add(e.target);
+        else this.near.delete(e.target);
+      }
+      this.buildSoon();
+    }, { rootMargin: '100% 0px' });
+    this.building = false;
+    // Printing shows every cell.
+    globalThis.addEventListener?.('beforeprint', () => this.buildAll());
+  }
+
+  /** Cells built (not placeholders) in the notebook. */
+  builtCells() {
+    return this.container.querySelectorAll('.slot > section.cell:not(.cell-placeholder)').length;
+  }
+
+  /**
+   * A cell that is built when it comes near the viewport: its header now,
+   * `build()` later (buildSoon). `onBuilt(cell)` hears of the swap.
+   */
+  placeholder(key, kind, report, build, onBuilt) {
+    const ph = h('section', {
+      class: 'cell cell-placeholder', id: `cell-${key}-${kind}`, 'data-testid': 'cell-placeholder',
+      dataset: { file: report.file, kind },
+    },
+    h('header', { class: 'cell-head' },
+      h('h2', {}, h('span', { class: 'kind' }, TITLES[kind] ?? kind), ' ', h('span', { class: 'file' }, report.file))),
+    h('p', { class: 'muted' }, 'This cell is built when it is scrolled into view.'));
+    ph.buildCell = () => {
+      this.observer.unobserve(ph);
+      this.near.delete(ph);
+      const cell = build();
+      ph.replaceWith(cell);
+      onBuilt(cell, ph);
+      return cell;
+    };
+    this.observer.observe(ph);
+    return ph;
+  }
+
+  /** Build the placeholders near the viewport, one per frame, top first. */
+  buildSoon() {
+    if (this.building || !this.near.size) return;
+    this.building = true;
+    afterFrame(() => {
+      this.building = false;
+      for (const p of [...this.near]) if (!p.isConnected) this.near.delete(p);
+      // The first in document order: readers scroll down.
+      const ph = [...this.near].reduce((a, b) => (a && !(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING) ? a : b), null);
+      if (!ph) return;
+      ph.buildCell();
+      this.buildSoon();
+    });
+  }
+
+  /** Stop the charts in `el` (a slot or a cell) from redrawing, and its placeholders from building. */
+  dispose(el) {
+    for (const fig of el.querySelectorAll('figure.chart')) fig.dispose?.();
+    const phs = el.matches('.cell-placeholder') ? [el] : el.querySelectorAll('.cell-placeholder');
+    for (const ph of phs) {
+      this.observer.unobserve(ph);
+      this.near.delete(ph);
+    }
+  }
+
+  /** Build every placeholder now (printing, and `#cell-…` links that need one). */
+  buildAll() {
+    for (const ph of this.container.querySelectorAll('.cell-placeholder')) ph.buildCell?.();
   }
 
   add(key) {
@@ -40,7 +124,7 @@ export class Notebook {
   remove(key) {
     const slot = this.slots.get(key);
     if (!slot) return;
-    dispose(slot);
+    this.dispose(slot);
     slot.remove();
     this.slots.delete(key);
     this.views.delete(key);
@@ -88,6 +172,16 @@ export class Notebook {
       performance.measure(`render cell ${cell.dataset?.testid} ${report.file}`, { start: t0 });
       return cell;
     };
+    // A placeholder built later stands in the progressive map until then.
+    const swapped = (kind) => (cell, ph) => {
+      const p = this.progressive.get(key);
+      if (p?.cells.get(kind) === ph) p.cells.set(kind, cell);
+    };
+    // Built now when it was built before (a re-analysis of a cell on show)
+    // or while the notebook is small; else when scrolled to.
+    const make = (kind, builder, wasBuilt) => (wasBuilt || !(kind in TITLES) || this.builtCells() < EAGER_CELLS
+      ? build(kind, builder)
+      : this.placeholder(key, kind, report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
     const earlier = this.progressive.get(key);
     const cells = earlier?.options === options ? earlier.cells : null;
@@ -102,7 +196,7 @@ export class Notebook {
       const kinds = new Set(builders.map(([kind]) => kind));
       for (const [kind, cell] of cells) {
         if (!kinds.has(kind)) {
-          dispose(cell);
+          this.dispose(cell);
           cell.remove();
           cells.delete(kind);
         }
@@ -116,7 +210,7 @@ export class Notebook {
             await yieldToPage();
             if (!current()) return undefined;
           }
-          cell = build(kind, builder);
+          cell = make(kind, builder, false);
           const next = builders.slice(i + 1).map(([k]) => cells.get(k)).find((c) => c?.parentNode === slot);
           slot.insertBefore(cell, next ?? null);
           cells.set(kind, cell);
@@ -129,6 +223,8 @@ export class Notebook {
       // does not make the page jump.
       // (An empty slot has no height: skip the read, which forces a layout of the page.)
       if (slot.firstChild && slot.offsetHeight) slot.style.minHeight = `${slot.offsetHeight}px`;
+      // The cells on show now, built: their new versions are built at once.
+      const shown = new Set([...slot.children].filter((c) => c.matches('section.cell:not(.cell-placeholder)')).map((c) => c.id));
       const fresh = new Map();
       for (let i = 0; i < builders.length; i++) {
         if (i > 0) {
@@ -136,10 +232,10 @@ export class Notebook {
           if (!current()) return undefined;
         }
         const [kind, builder] = builders[i];
-        const cell = build(kind, builder);
+        const cell = make(kind, builder, shown.has(`cell-${key}-${kind}`));
         if (i === 0) {
           first = cell.id ?? null;
-          dispose(slot);
+          this.dispose(slot);
           clear(slot);
         }
         slot.append(cell);
@@ -184,7 +280,4 @@ function restoreFocus(slot, focus) {
   el?.focus({ preventScroll: true });
 }
 
-/** Stop the charts in `el` (a slot or a cell) from redrawing. */
-function dispose(el) {
-  for (const fig of el.querySelectorAll('figure.chart')) fig.dispose?.();
-}
+
