@@ -148,16 +148,19 @@ export class Notebook {
     if (!this.views.has(key)) this.views.set(key, {});
     const ctx = { ...this.app, view: this.views.get(key) };
     const builders = [];
+    // The worker sends each suite's cell as JSON text (worker.js packCells):
+    // a cell's data is read when the cell is built.
+    const withCell = (kind) => (typeof report[kind] === 'string' ? { ...report, [kind]: JSON.parse(report[kind]) } : report);
     if (!report.ok) builders.push(['error', () => errorCard(report, key)]);
     else {
-      if (report.clocks) builders.push(['clocks', () => clocksCell(report, key)]);
-      if (report.bernoulli) builders.push(['bernoulli', () => bernoulliCell(report, key, ctx)]);
-      if (report.ops) builders.push(['ops', () => opsCell(report, key, ctx)]);
-      if (report.copy) builders.push(['copy', () => copyCell(report, key, ctx)]);
-      if (report.alloc) builders.push(['alloc', () => allocCell(report, key, ctx)]);
-      if (report.trace) builders.push(['trace', () => traceCell(report, key, ctx)]);
-      if (report.bottleneck) builders.push(['bottleneck', () => bottleneckCell(report, key)]);
-      if (report.samples) builders.push(['samples', () => samplesCell(report, key, quantileName, ctx)]);
+      if (report.clocks) builders.push(['clocks', () => clocksCell(withCell('clocks'), key)]);
+      if (report.bernoulli) builders.push(['bernoulli', () => bernoulliCell(withCell('bernoulli'), key, ctx)]);
+      if (report.ops) builders.push(['ops', () => opsCell(withCell('ops'), key, ctx)]);
+      if (report.copy) builders.push(['copy', () => copyCell(withCell('copy'), key, ctx)]);
+      if (report.alloc) builders.push(['alloc', () => allocCell(withCell('alloc'), key, ctx)]);
+      if (report.trace) builders.push(['trace', () => traceCell(withCell('trace'), key, ctx)]);
+      if (report.bottleneck) builders.push(['bottleneck', () => bottleneckCell(withCell('bottleneck'), key)]);
+      if (report.samples) builders.push(['samples', () => samplesCell(withCell('samples'), key, quantileName, ctx)]);
       if (!builders.length) {
         builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
           h('h2', {}, h('span', { class: 'kind' }, 'Nothing to show'), ' ', h('span', { class: 'file' }, report.file)),

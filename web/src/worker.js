@@ -13,6 +13,7 @@
 //      restarted worker gets the files back this way, see Analyzer.cancel)
 // out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
+//      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells}  (with `progressive`:
 //      `cells` names the suites' cells in `report` new since the last message;
 //      the final {type: 'result', id, report, merged} names in `merged` the
@@ -162,10 +163,25 @@ async function handle(msg) {
     const { report, merged } = msg.progressive
       ? analyzeProgressively(msg.id, file, msg.options ?? undefined)
       : { report: analyze(file.name, file.bytes, msg.options ?? undefined), merged: [] };
-    postMessage({ type: 'result', id: msg.id, report, merged });
+    postMessage({ type: 'result', id: msg.id, report: packCells(report), merged });
   } catch (e) {
     postMessage({ type: 'failed', id: msg.id, message: String(e?.message ?? e) });
   }
+}
+
+/**
+ * The report with each suite's cell as JSON text (notebook.js parses a cell
+ * when it builds it). Read on the main thread, a 250-series Samples cell was
+ * a graph of ~100,000 objects to copy in and then keep: every garbage
+ * collection traced it again, cells not yet built included. Text is one
+ * copy and one untraced string. (JSON as `tickbook analyze --json` writes
+ * it: a non-finite number is null there too.)
+ */
+function packCells(report) {
+  if (!report?.ok) return report;
+  const packed = { ...report };
+  for (const s of SUITE_ORDER) if (packed[s] != null && typeof packed[s] !== 'string') packed[s] = JSON.stringify(packed[s]);
+  return packed;
 }
 
 // Suites from the cheapest to analyse to the dearest (alloc's bootstraps take
@@ -196,7 +212,7 @@ function analyzeProgressively(id, file, options) {
         fresh[s] = r[s];
       }
     }
-    if (Object.keys(fresh).length) postMessage({ type: 'result', id, partial: true, report: r, cells: Object.keys(fresh) });
+    if (Object.keys(fresh).length) postMessage({ type: 'result', id, partial: true, report: packCells(r), cells: Object.keys(fresh) });
   };
   post(first);
   for (const suite of rest.slice(0, -1)) post(analyzeSuites(file.name, file.bytes, options, [suite]));
