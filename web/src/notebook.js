@@ -7,7 +7,7 @@
 // per-file view state that survives the rebuild, and so does keyboard focus.
 
 import { h, clear, laterDone, afterFrame } from './dom.js';
-import { errorCard } from './cell.js';
+import { cellHeader, errorCard } from './cell.js';
 import { clocksCell } from './clocks.js';
 import { bernoulliCell } from './bernoulli.js';
 import { opsCell } from './ops.js';
@@ -70,8 +70,7 @@ export class Notebook {
       class: 'cell cell-placeholder', id: `cell-${key}-${kind}`, 'data-testid': 'cell-placeholder',
       dataset: { file: report.file, kind },
     },
-    h('header', { class: 'cell-head' },
-      h('h2', {}, h('span', { class: 'kind' }, TITLES[kind] ?? kind), ' ', h('span', { class: 'file' }, report.file))),
+    cellHeader(TITLES[kind], report),
     h('p', { class: 'muted' }, 'This cell is built when it is scrolled into view.'));
     ph.buildCell = () => {
       this.observer.unobserve(ph);
@@ -110,7 +109,7 @@ export class Notebook {
     }
   }
 
-  /** Build every placeholder now (printing, and `#cell-…` links that need one). */
+  /** Build every placeholder now (printing). */
   buildAll() {
     for (const ph of this.container.querySelectorAll('.cell-placeholder')) ph.buildCell?.();
   }
@@ -282,5 +281,3 @@ function restoreFocus(slot, focus) {
   const el = slot.querySelectorAll(`[data-testid="${focus.testid}"]`)[focus.index];
   el?.focus({ preventScroll: true });
 }
-
-
