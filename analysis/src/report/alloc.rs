@@ -8,10 +8,11 @@ use super::{execution_stats, ExecutionStats, Options};
 use crate::format::{AllocConfig, AllocData, Cache};
 use crate::stats::bootstrap::BootstrapCi;
 use crate::stats::compare::{ranks, Est};
-use crate::stats::executions::ratio_of_means_ci;
+use crate::stats::executions::MeanReplicates;
 use crate::stats::regression::geometric_mean;
 use crate::stats::Ecdf;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// Thresholds of the seed's Figures 6 (means) and 8 (impact factors).
 pub const MEAN_THRESHOLDS: [f64; 4] = [0.0, 0.01, 0.03, 0.10];
@@ -180,19 +181,27 @@ fn impact_est(s: &ExecutionStats) -> Option<Est> {
 
 pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
     let mut configs: Vec<ConfigRow> = d.configs.iter().map(|c| config_row(c, o)).collect();
+    // A baseline's replicates, made once for all the strategies against it.
+    let mut unders: HashMap<usize, Option<MeanReplicates>> = HashMap::new();
     for (i, c) in d.configs.iter().enumerate() {
         if c.strategy == BASELINE_STRATEGY {
             continue;
         }
-        let base = d.configs.iter().find(|b| {
+        let base = d.configs.iter().position(|b| {
             b.strategy == BASELINE_STRATEGY
                 && b.workload == c.workload
                 && b.size_factor == c.size_factor
                 && b.allocator == c.allocator
         });
         if let Some(b) = base {
-            configs[i].ratio_to_baseline =
-                ratio_of_means_ci(&ok_executions(c), &ok_executions(b), &o.bootstrap);
+            let under = unders.entry(b).or_insert_with(|| {
+                MeanReplicates::denominator(&ok_executions(&d.configs[b]), &o.bootstrap)
+            });
+            configs[i].ratio_to_baseline = match under {
+                Some(under) => MeanReplicates::numerator(&ok_executions(c), &o.bootstrap)
+                    .and_then(|a| a.ratio_ci(under, &o.bootstrap)),
+                None => None,
+            };
         }
     }
     let mut strategies: Vec<String> = Vec::new();

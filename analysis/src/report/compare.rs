@@ -23,7 +23,7 @@ use crate::stats::bootstrap::{
     interval_from, mean, median_ci, percentile_ci, rng, BootstrapCi, MedianResampler,
 };
 use crate::stats::compare::{differ, relative_difference, Est};
-use crate::stats::executions::{random_effects, ratio_of_means_ci};
+use crate::stats::executions::{random_effects, MeanReplicates};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -361,10 +361,26 @@ fn estimate(d: &Data, o: &Options) -> Option<Est> {
     }
 }
 
-/// CI of `a`'s statistic over `b`'s, both resampled independently.
-fn ratio_ci(a: &Data, b: &Data, o: &Options) -> Option<BootstrapCi> {
+/// The baseline's side of every grouped ratio of an item, resampled once.
+fn denominator(d: &Data, o: &Options) -> Option<MeanReplicates> {
+    match d {
+        Data::Grouped(b) => MeanReplicates::denominator(b, &o.bootstrap),
+        Data::Flat(_) => None,
+    }
+}
+
+/// CI of `a`'s statistic over `b`'s, both resampled independently (`under`:
+/// `b`'s replicates when grouped, from `denominator`).
+fn ratio_ci(
+    a: &Data,
+    b: &Data,
+    under: Option<&MeanReplicates>,
+    o: &Options,
+) -> Option<BootstrapCi> {
     match (a, b) {
-        (Data::Grouped(a), Data::Grouped(b)) => ratio_of_means_ci(a, b, &o.bootstrap),
+        (Data::Grouped(a), Data::Grouped(_)) => {
+            MeanReplicates::numerator(a, &o.bootstrap)?.ratio_ci(under?, &o.bootstrap)
+        }
         (Data::Flat(a), Data::Flat(b)) => ratio_of_medians_ci(a, b, o),
         _ => None,
     }
@@ -417,10 +433,14 @@ fn compare_suite(
                 .iter()
                 .map(|f| f.and_then(|it| estimate(&it.data, o)))
                 .collect();
+            let under = found[0].and_then(|b| denominator(&b.data, o));
             let against_baseline = (1..holders.len())
                 .map(|j| {
                     pair(
-                        holders[j], holders[0], found[j], found[0], values[j], values[0], o,
+                        (holders[j], found[j], values[j]),
+                        (holders[0], found[0], values[0]),
+                        under.as_ref(),
+                        o,
                     )
                 })
                 .collect();
@@ -449,17 +469,15 @@ fn compare_suite(
     }
 }
 
+/// A file's item against the baseline's: (file index, item, estimate) each.
 fn pair(
-    file: usize,
-    baseline: usize,
-    item: Option<&Item>,
-    base_item: Option<&Item>,
-    value: Option<Est>,
-    base_value: Option<Est>,
+    (file, item, value): (usize, Option<&Item>, Option<Est>),
+    (baseline, base_item, base_value): (usize, Option<&Item>, Option<Est>),
+    under: Option<&MeanReplicates>,
     o: &Options,
 ) -> PairComparison {
     let ratio = match (item, base_item) {
-        (Some(a), Some(b)) => ratio_ci(&a.data, &b.data, o),
+        (Some(a), Some(b)) => ratio_ci(&a.data, &b.data, under, o),
         _ => None,
     };
     let (verdict, rel, faster) = match (value, base_value) {
