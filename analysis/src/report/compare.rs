@@ -20,7 +20,7 @@ use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
 use crate::read::{read_document, Document, RunDocument};
 use crate::stats::bootstrap::{
-    interval_from, mean, median_ci, percentile_ci, rng, BootstrapCi, MedianResampler,
+    interval_from, mean, median_replicates, percentile_ci, rng, BootstrapCi,
 };
 use crate::stats::compare::{differ, relative_difference, Est};
 use crate::stats::executions::{random_effects, MeanReplicates};
@@ -333,17 +333,27 @@ fn items_of(doc: &Document, suite: &str) -> Vec<Item> {
     }
 }
 
-/// The estimate with its CI that the item's own cell shows.
-fn estimate(d: &Data, o: &Options) -> Option<Est> {
+/// The estimate with its CI that the item's own cell shows; `own`: the
+/// item's replicates from the seed's stream (`Replicates::of`).
+fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
     let from = |c: BootstrapCi| Est {
         estimate: c.estimate,
         lo: c.lo,
         hi: c.hi,
     };
     match d {
-        Data::Flat(xs) => {
-            // The cells' median CI (same resamples, same values).
-            median_ci(xs, &o.bootstrap).map(from)
+        Data::Flat(_) => {
+            // The cells' median CI (median_ci: the same draws, the same values).
+            let bo = &o.bootstrap;
+            if !(bo.confidence > 0.0 && bo.confidence < 1.0) {
+                return None;
+            }
+            match own? {
+                Replicates::Medians { median, reps } => {
+                    interval_from(*median, reps.clone(), bo).map(from)
+                }
+                Replicates::Means(_) => None,
+            }
         }
         Data::Grouped(ex) => {
             if ex.iter().all(|e| e.len() == 1) {
@@ -361,49 +371,60 @@ fn estimate(d: &Data, o: &Options) -> Option<Est> {
     }
 }
 
-/// The baseline's side of every grouped ratio of an item, resampled once.
-fn denominator(d: &Data, o: &Options) -> Option<MeanReplicates> {
-    match d {
-        Data::Grouped(b) => MeanReplicates::denominator(b, &o.bootstrap),
-        Data::Flat(_) => None,
-    }
+/// An item's bootstrap replicates in one file: of its median (flat data) or
+/// of its mean of execution means (grouped). Made once per file and item:
+/// from the seed's stream they are both the file's own median CI and the
+/// numerator of its ratio to the baseline; the baseline's, from a stream of
+/// their own (`under`), are the denominator of every file's ratio. With 24
+/// files, an item was resampled 70 times (each CI, then both sides of each
+/// of 23 ratios); now 25.
+enum Replicates {
+    Medians { median: f64, reps: Vec<f64> },
+    Means(MeanReplicates),
 }
 
-/// CI of `a`'s statistic over `b`'s, both resampled independently (`under`:
-/// `b`'s replicates when grouped, from `denominator`).
-fn ratio_ci(
-    a: &Data,
-    b: &Data,
-    under: Option<&MeanReplicates>,
-    o: &Options,
-) -> Option<BootstrapCi> {
-    match (a, b) {
-        (Data::Grouped(a), Data::Grouped(_)) => {
-            MeanReplicates::numerator(a, &o.bootstrap)?.ratio_ci(under?, &o.bootstrap)
+impl Replicates {
+    fn of(d: &Data, o: &Options, under: bool) -> Option<Self> {
+        let bo = &o.bootstrap;
+        match d {
+            Data::Flat(xs) => {
+                if bo.resamples == 0 {
+                    return None;
+                }
+                let mut r = rng(bo.seed);
+                if under {
+                    r.jump();
+                }
+                let (median, reps) = median_replicates(xs, bo.resamples, &mut r)?;
+                Some(Replicates::Medians { median, reps })
+            }
+            Data::Grouped(ex) if under => {
+                MeanReplicates::denominator(ex, bo).map(Replicates::Means)
+            }
+            Data::Grouped(ex) => MeanReplicates::numerator(ex, bo).map(Replicates::Means),
         }
-        (Data::Flat(a), Data::Flat(b)) => ratio_of_medians_ci(a, b, o),
-        _ => None,
     }
-}
 
-/// Percentile bootstrap of median(a) / median(b), each side resampled with
-/// replacement at its own size.
-fn ratio_of_medians_ci(a: &[f64], b: &[f64], o: &Options) -> Option<BootstrapCi> {
-    let bo = &o.bootstrap;
-    if a.is_empty() || b.is_empty() || bo.resamples == 0 {
-        return None;
+    /// Percentile CI of self's statistic over `under`'s, replicate by replicate.
+    fn ratio_ci(&self, under: &Replicates, o: &Options) -> Option<BootstrapCi> {
+        match (self, under) {
+            (
+                Replicates::Medians {
+                    median: a,
+                    reps: ra,
+                },
+                Replicates::Medians {
+                    median: b,
+                    reps: rb,
+                },
+            ) => {
+                let ratios = ra.iter().zip(rb).map(|(x, y)| x / y).collect();
+                interval_from(a / b, ratios, &o.bootstrap)
+            }
+            (Replicates::Means(a), Replicates::Means(b)) => a.ratio_ci(b, &o.bootstrap),
+            _ => None,
+        }
     }
-    let mut r = rng(bo.seed);
-    let mut ma = MedianResampler::new(a)?;
-    let mut mb = MedianResampler::new(b)?;
-    // a's draws, then b's, each replicate (the order the values depend on).
-    let reps = (0..bo.resamples)
-        .map(|_| {
-            let ra = ma.resample(&mut r);
-            ra / mb.resample(&mut r)
-        })
-        .collect();
-    interval_from(ma.median() / mb.median(), reps, bo)
 }
 
 fn compare_suite(
@@ -429,19 +450,29 @@ fn compare_suite(
                 .iter()
                 .map(|items| items.iter().find(|it| it.key == key))
                 .collect();
+            // Grouped data's CI is random effects': the baseline's own
+            // replicates would serve nothing.
+            let own: Vec<Option<Replicates>> = found
+                .iter()
+                .enumerate()
+                .map(|(j, f)| {
+                    f.filter(|it| j > 0 || matches!(it.data, Data::Flat(_)))
+                        .and_then(|it| Replicates::of(&it.data, o, false))
+                })
+                .collect();
             let values: Vec<Option<Est>> = found
                 .iter()
-                .map(|f| f.and_then(|it| estimate(&it.data, o)))
+                .zip(&own)
+                .map(|(f, own)| f.and_then(|it| estimate(&it.data, own.as_ref(), o)))
                 .collect();
-            let under = found[0].and_then(|b| denominator(&b.data, o));
+            let under = found[0].and_then(|b| Replicates::of(&b.data, o, true));
             let against_baseline = (1..holders.len())
                 .map(|j| {
-                    pair(
-                        (holders[j], found[j], values[j]),
-                        (holders[0], found[0], values[0]),
-                        under.as_ref(),
-                        o,
-                    )
+                    let ratio = match (&own[j], &under) {
+                        (Some(a), Some(b)) => a.ratio_ci(b, o),
+                        _ => None,
+                    };
+                    pair((holders[j], values[j]), (holders[0], values[0]), ratio, o)
                 })
                 .collect();
             ItemComparison {
@@ -469,17 +500,14 @@ fn compare_suite(
     }
 }
 
-/// A file's item against the baseline's: (file index, item, estimate) each.
+/// A file's item against the baseline's: (file index, estimate) each, and
+/// the ratio's CI.
 fn pair(
-    (file, item, value): (usize, Option<&Item>, Option<Est>),
-    (baseline, base_item, base_value): (usize, Option<&Item>, Option<Est>),
-    under: Option<&MeanReplicates>,
+    (file, value): (usize, Option<Est>),
+    (baseline, base_value): (usize, Option<Est>),
+    ratio: Option<BootstrapCi>,
     o: &Options,
 ) -> PairComparison {
-    let ratio = match (item, base_item) {
-        (Some(a), Some(b)) => ratio_ci(&a.data, &b.data, under, o),
-        _ => None,
-    };
     let (verdict, rel, faster) = match (value, base_value) {
         (Some(a), Some(b)) => {
             let different = differ(&a, &b, o.threshold);
@@ -650,21 +678,35 @@ mod tests {
 
     #[test]
     fn ratio_of_medians_matches_selecting_in_each_resample() {
-        use crate::stats::bootstrap::{index, median, median_in_place};
+        use crate::stats::bootstrap::{index, median, median_ci, median_in_place};
+        use rand_xoshiro::Xoshiro256PlusPlus;
         let a: Vec<f64> = (0..37).map(|i| ((i * 7919) % 101) as f64).collect();
         let b: Vec<f64> = (0..20).map(|i| 50.0 + ((i * 31) % 17) as f64).collect();
         let o = Options::default();
-        // The direct way: copy each resample and select its median.
-        let mut r = rng(o.bootstrap.seed);
+        // The direct way: copy each resample and select its median; a from
+        // the seed's stream, b from the same seed jumped.
+        let mut ra = rng(o.bootstrap.seed);
+        let mut rb = rng(o.bootstrap.seed);
+        rb.jump();
+        let med = |xs: &[f64], r: &mut Xoshiro256PlusPlus| {
+            let mut x: Vec<f64> = (0..xs.len()).map(|_| xs[index(r, xs.len())]).collect();
+            median_in_place(&mut x)
+        };
         let reps = (0..o.bootstrap.resamples)
-            .map(|_| {
-                let mut ra: Vec<f64> = (0..a.len()).map(|_| a[index(&mut r, a.len())]).collect();
-                let mut rb: Vec<f64> = (0..b.len()).map(|_| b[index(&mut r, b.len())]).collect();
-                median_in_place(&mut ra) / median_in_place(&mut rb)
-            })
+            .map(|_| med(&a, &mut ra) / med(&b, &mut rb))
             .collect();
         let direct = interval_from(median(&a) / median(&b), reps, &o.bootstrap);
-        assert_eq!(ratio_of_medians_ci(&a, &b, &o), direct);
+        let (da, db) = (Data::Flat(a.clone()), Data::Flat(b.clone()));
+        let own = Replicates::of(&da, &o, false).unwrap();
+        let under = Replicates::of(&db, &o, true).unwrap();
+        assert_eq!(own.ratio_ci(&under, &o), direct);
+        // The file's own CI from the same replicates is the cell's median CI.
+        let cell = median_ci(&a, &o.bootstrap).unwrap();
+        let est = estimate(&da, Some(&own), &o).unwrap();
+        assert_eq!(
+            (est.estimate, est.lo, est.hi),
+            (cell.estimate, cell.lo, cell.hi)
+        );
         for xs in [vec![3.0, 1.0, 2.0], vec![4.0, 1.0, 3.0, 2.0], vec![5.0]] {
             assert_eq!(median_in_place(&mut xs.clone()), median(&xs));
         }

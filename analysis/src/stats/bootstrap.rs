@@ -208,10 +208,20 @@ pub fn median_ci(data: &[f64], opts: &BootstrapOptions) -> Option<BootstrapCi> {
     if data.is_empty() || opts.resamples == 0 || !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return None;
     }
+    let (median, reps) = median_replicates(data, opts.resamples, &mut rng(opts.seed))?;
+    interval_from(median, reps, opts)
+}
+
+/// The median of `data` and `resamples` bootstrap replicates of it drawn
+/// from `r` (`None` for empty data); `median_ci`'s, given its stream.
+pub fn median_replicates(
+    data: &[f64],
+    resamples: usize,
+    r: &mut impl rand::Rng,
+) -> Option<(f64, Vec<f64>)> {
     let mut m = MedianResampler::new(data)?;
-    let mut r = rng(opts.seed);
-    let reps = (0..opts.resamples).map(|_| m.resample(&mut r)).collect();
-    interval_from(m.median(), reps, opts)
+    let reps = (0..resamples).map(|_| m.resample(r)).collect();
+    Some((m.median(), reps))
 }
 
 /// The mean (a statistic for [`percentile_ci`]); NaN when empty.
