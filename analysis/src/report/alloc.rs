@@ -7,8 +7,9 @@
 use super::{execution_stats, ExecutionStats, Options};
 use crate::format::{AllocConfig, AllocData, Cache};
 use crate::stats::bootstrap::BootstrapCi;
+use crate::stats::bootstrap::{Replicates, Side};
 use crate::stats::compare::{ranks, Est};
-use crate::stats::executions::MeanReplicates;
+use crate::stats::executions::mean_of_means_replicates;
 use crate::stats::regression::geometric_mean;
 use crate::stats::Ecdf;
 use serde::Serialize;
@@ -182,7 +183,7 @@ fn impact_est(s: &ExecutionStats) -> Option<Est> {
 pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
     let mut configs: Vec<ConfigRow> = d.configs.iter().map(|c| config_row(c, o)).collect();
     // A baseline's replicates, made once for all the strategies against it.
-    let mut unders: HashMap<usize, Option<MeanReplicates>> = HashMap::new();
+    let mut unders: HashMap<usize, Option<Replicates>> = HashMap::new();
     for (i, c) in d.configs.iter().enumerate() {
         if c.strategy == BASELINE_STRATEGY {
             continue;
@@ -195,11 +196,13 @@ pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
         });
         if let Some(b) = base {
             let under = unders.entry(b).or_insert_with(|| {
-                MeanReplicates::denominator(&ok_executions(&d.configs[b]), &o.bootstrap)
+                mean_of_means_replicates(&ok_executions(&d.configs[b]), &o.bootstrap, Side::Under)
             });
             configs[i].ratio_to_baseline = match under {
-                Some(under) => MeanReplicates::numerator(&ok_executions(c), &o.bootstrap)
-                    .and_then(|a| a.ratio_ci(under, &o.bootstrap)),
+                Some(under) => {
+                    mean_of_means_replicates(&ok_executions(c), &o.bootstrap, Side::Over)
+                        .and_then(|a| a.ratio_ci(under, &o.bootstrap))
+                }
                 None => None,
             };
         }

@@ -20,10 +20,10 @@ use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
 use crate::read::{read_document, Document, RunDocument};
 use crate::stats::bootstrap::{
-    interval_from, mean, median_replicates, percentile_ci, rng, BootstrapCi,
+    mean, median_replicates, percentile_ci, BootstrapCi, Replicates, Side,
 };
 use crate::stats::compare::{differ, relative_difference, Est};
-use crate::stats::executions::{random_effects, MeanReplicates};
+use crate::stats::executions::{mean_of_means_replicates, random_effects};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -334,7 +334,7 @@ fn items_of(doc: &Document, suite: &str) -> Vec<Item> {
 }
 
 /// The estimate with its CI that the item's own cell shows; `own`: the
-/// item's replicates from the seed's stream (`Replicates::of`).
+/// item's medians over the seed's stream (`replicates`), for flat data.
 fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
     let from = |c: BootstrapCi| Est {
         estimate: c.estimate,
@@ -348,12 +348,7 @@ fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
             if !(bo.confidence > 0.0 && bo.confidence < 1.0) {
                 return None;
             }
-            match own? {
-                Replicates::Medians { median, reps } => {
-                    interval_from(*median, reps.clone(), bo).map(from)
-                }
-                Replicates::Means(_) => None,
-            }
+            own?.ci(bo).map(from)
         }
         Data::Grouped(ex) => {
             if ex.iter().all(|e| e.len() == 1) {
@@ -371,59 +366,17 @@ fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
     }
 }
 
-/// An item's bootstrap replicates in one file: of its median (flat data) or
-/// of its mean of execution means (grouped). Made once per file and item:
-/// from the seed's stream they are both the file's own median CI and the
-/// numerator of its ratio to the baseline; the baseline's, from a stream of
-/// their own (`under`), are the denominator of every file's ratio. With 24
-/// files, an item was resampled 70 times (each CI, then both sides of each
-/// of 23 ratios); now 25.
-enum Replicates {
-    Medians { median: f64, reps: Vec<f64> },
-    Means(MeanReplicates),
-}
-
-impl Replicates {
-    fn of(d: &Data, o: &Options, under: bool) -> Option<Self> {
-        let bo = &o.bootstrap;
-        match d {
-            Data::Flat(xs) => {
-                if bo.resamples == 0 {
-                    return None;
-                }
-                let mut r = rng(bo.seed);
-                if under {
-                    r.jump();
-                }
-                let (median, reps) = median_replicates(xs, bo.resamples, &mut r)?;
-                Some(Replicates::Medians { median, reps })
-            }
-            Data::Grouped(ex) if under => {
-                MeanReplicates::denominator(ex, bo).map(Replicates::Means)
-            }
-            Data::Grouped(ex) => MeanReplicates::numerator(ex, bo).map(Replicates::Means),
-        }
-    }
-
-    /// Percentile CI of self's statistic over `under`'s, replicate by replicate.
-    fn ratio_ci(&self, under: &Replicates, o: &Options) -> Option<BootstrapCi> {
-        match (self, under) {
-            (
-                Replicates::Medians {
-                    median: a,
-                    reps: ra,
-                },
-                Replicates::Medians {
-                    median: b,
-                    reps: rb,
-                },
-            ) => {
-                let ratios = ra.iter().zip(rb).map(|(x, y)| x / y).collect();
-                interval_from(a / b, ratios, &o.bootstrap)
-            }
-            (Replicates::Means(a), Replicates::Means(b)) => a.ratio_ci(b, &o.bootstrap),
-            _ => None,
-        }
+/// An item's bootstrap replicates in one file, of its median (flat data) or
+/// of its mean of execution means (grouped), made once per file and side:
+/// over the seed's stream they are both the file's own median CI and the
+/// numerator of its ratio to the baseline; the baseline's under-side ones
+/// are the denominator of every file's ratio. With 24 files, an item was
+/// resampled 70 times (each CI, then both sides of each of 23 ratios); now 25.
+fn replicates(d: &Data, o: &Options, side: Side) -> Option<Replicates> {
+    match d {
+        Data::Flat(xs) if o.bootstrap.resamples > 0 => median_replicates(xs, &o.bootstrap, side),
+        Data::Flat(_) => None,
+        Data::Grouped(ex) => mean_of_means_replicates(ex, &o.bootstrap, side),
     }
 }
 
@@ -457,7 +410,7 @@ fn compare_suite(
                 .enumerate()
                 .map(|(j, f)| {
                     f.filter(|it| j > 0 || matches!(it.data, Data::Flat(_)))
-                        .and_then(|it| Replicates::of(&it.data, o, false))
+                        .and_then(|it| replicates(&it.data, o, Side::Over))
                 })
                 .collect();
             let values: Vec<Option<Est>> = found
@@ -465,11 +418,18 @@ fn compare_suite(
                 .zip(&own)
                 .map(|(f, own)| f.and_then(|it| estimate(&it.data, own.as_ref(), o)))
                 .collect();
-            let under = found[0].and_then(|b| Replicates::of(&b.data, o, true));
+            let under = found[0].and_then(|b| replicates(&b.data, o, Side::Under));
+            // A median over a mean is no ratio: both sides of one kind.
+            let same_kind = |j: usize| match (found[j], found[0]) {
+                (Some(a), Some(b)) => {
+                    std::mem::discriminant(&a.data) == std::mem::discriminant(&b.data)
+                }
+                _ => false,
+            };
             let against_baseline = (1..holders.len())
                 .map(|j| {
                     let ratio = match (&own[j], &under) {
-                        (Some(a), Some(b)) => a.ratio_ci(b, o),
+                        (Some(a), Some(b)) if same_kind(j) => a.ratio_ci(b, &o.bootstrap),
                         _ => None,
                     };
                     pair((holders[j], values[j]), (holders[0], values[0]), ratio, o)
@@ -678,7 +638,9 @@ mod tests {
 
     #[test]
     fn ratio_of_medians_matches_selecting_in_each_resample() {
-        use crate::stats::bootstrap::{index, median, median_ci, median_in_place};
+        use crate::stats::bootstrap::{
+            index, interval_from, median, median_ci, median_in_place, rng,
+        };
         use rand_xoshiro::Xoshiro256PlusPlus;
         let a: Vec<f64> = (0..37).map(|i| ((i * 7919) % 101) as f64).collect();
         let b: Vec<f64> = (0..20).map(|i| 50.0 + ((i * 31) % 17) as f64).collect();
@@ -697,9 +659,9 @@ mod tests {
             .collect();
         let direct = interval_from(median(&a) / median(&b), reps, &o.bootstrap);
         let (da, db) = (Data::Flat(a.clone()), Data::Flat(b.clone()));
-        let own = Replicates::of(&da, &o, false).unwrap();
-        let under = Replicates::of(&db, &o, true).unwrap();
-        assert_eq!(own.ratio_ci(&under, &o), direct);
+        let own = replicates(&da, &o, Side::Over).unwrap();
+        let under = replicates(&db, &o, Side::Under).unwrap();
+        assert_eq!(own.ratio_ci(&under, &o.bootstrap), direct);
         // The file's own CI from the same replicates is the cell's median CI.
         let cell = median_ci(&a, &o.bootstrap).unwrap();
         let est = estimate(&da, Some(&own), &o).unwrap();

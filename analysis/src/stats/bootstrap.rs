@@ -42,6 +42,52 @@ pub fn rng(seed: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed)
 }
 
+/// Which side of a ratio a resampling is for. Each side has its own stream
+/// (the denominator's is the seed's jumped 2¹²⁸ ahead), so a baseline
+/// compared with many files or configurations is resampled once and its
+/// replicates shared, and a statistic's replicates over the seed's stream
+/// are both its own CI and the numerator of its ratios.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Over,
+    Under,
+}
+
+/// The stream of `side` for `seed`.
+pub fn side_rng(seed: u64, side: Side) -> Xoshiro256PlusPlus {
+    let mut r = rng(seed);
+    if side == Side::Under {
+        r.jump();
+    }
+    r
+}
+
+/// A statistic on the data and its bootstrap replicates.
+#[derive(Debug, Clone)]
+pub struct Replicates {
+    pub estimate: f64,
+    pub reps: Vec<f64>,
+}
+
+impl Replicates {
+    /// The percentile CI of the statistic.
+    pub fn ci(&self, opts: &BootstrapOptions) -> Option<BootstrapCi> {
+        interval_from(self.estimate, self.reps.clone(), opts)
+    }
+
+    /// Percentile CI of self's statistic over `under`'s, replicate by
+    /// replicate (both made with the same options, from their sides' streams).
+    pub fn ratio_ci(&self, under: &Replicates, opts: &BootstrapOptions) -> Option<BootstrapCi> {
+        let ratios = self
+            .reps
+            .iter()
+            .zip(&under.reps)
+            .map(|(a, b)| a / b)
+            .collect();
+        interval_from(self.estimate / under.estimate, ratios, opts)
+    }
+}
+
 /// A uniform index in 0..n (n ≥ 1) from one 64-bit draw, by Lemire's
 /// multiply-shift. Its bias is below n / 2⁶⁴ (about 10⁻¹⁶ for a million
 /// values); `random_range`'s exact method cost a third of a bootstrap's time,
@@ -208,20 +254,20 @@ pub fn median_ci(data: &[f64], opts: &BootstrapOptions) -> Option<BootstrapCi> {
     if data.is_empty() || opts.resamples == 0 || !(opts.confidence > 0.0 && opts.confidence < 1.0) {
         return None;
     }
-    let (median, reps) = median_replicates(data, opts.resamples, &mut rng(opts.seed))?;
-    interval_from(median, reps, opts)
+    median_replicates(data, opts, Side::Over)?.ci(opts)
 }
 
-/// The median of `data` and `resamples` bootstrap replicates of it drawn
-/// from `r` (`None` for empty data); `median_ci`'s, given its stream.
-pub fn median_replicates(
-    data: &[f64],
-    resamples: usize,
-    r: &mut impl rand::Rng,
-) -> Option<(f64, Vec<f64>)> {
+/// The median of `data` and `resamples` bootstrap replicates of it from
+/// `side`'s stream of `opts.seed` (`None` for empty data); over the seed's
+/// own stream, `median_ci`'s.
+pub fn median_replicates(data: &[f64], opts: &BootstrapOptions, side: Side) -> Option<Replicates> {
     let mut m = MedianResampler::new(data)?;
-    let reps = (0..resamples).map(|_| m.resample(r)).collect();
-    Some((m.median(), reps))
+    let mut r = side_rng(opts.seed, side);
+    let reps = (0..opts.resamples).map(|_| m.resample(&mut r)).collect();
+    Some(Replicates {
+        estimate: m.median(),
+        reps,
+    })
 }
 
 /// The mean (a statistic for [`percentile_ci`]); NaN when empty.

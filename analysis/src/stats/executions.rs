@@ -10,7 +10,9 @@
 //!   execution, with a bootstrap CI;
 //! * the measurements per execution that minimise cost for a precision.
 
-use super::bootstrap::{index, interval_from, rng, BootstrapCi, BootstrapOptions};
+use super::bootstrap::{
+    index, interval_from, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
+};
 use super::dist::t_two_sided;
 use super::moments::Welford;
 use serde::Serialize;
@@ -172,73 +174,42 @@ pub fn ratio_of_means_ci(
     b: &[Vec<f64>],
     opts: &BootstrapOptions,
 ) -> Option<BootstrapCi> {
-    let a = MeanReplicates::numerator(a, opts)?;
-    let b = MeanReplicates::denominator(b, opts)?;
+    let a = mean_of_means_replicates(a, opts, Side::Over)?;
+    let b = mean_of_means_replicates(b, opts, Side::Under)?;
     a.ratio_ci(&b, opts)
 }
 
-/// One side of `ratio_of_means_ci`: the mean of execution means and its
-/// bootstrap replicates. Each side draws from its own stream (the
-/// denominator's is the numerator's seed jumped 2¹²⁸ ahead), so a baseline
-/// compared with many files or configurations is resampled once and its
-/// replicates reused: with 24 files that halves a comparison's bootstraps.
-#[derive(Debug, Clone)]
-pub struct MeanReplicates {
-    estimate: f64,
-    reps: Vec<f64>,
-}
-
-impl MeanReplicates {
-    /// The side over the fraction bar (`None` for no data, an empty
-    /// execution or no resamples).
-    pub fn numerator(d: &[Vec<f64>], opts: &BootstrapOptions) -> Option<Self> {
-        Self::new(d, opts, false)
+/// The mean of execution means and its hierarchical bootstrap replicates
+/// (executions, then measurements within each) from `side`'s stream: one
+/// side of `ratio_of_means_ci`, made once for a baseline shared by many
+/// ratios. `None` for no data, an empty execution or no resamples.
+pub fn mean_of_means_replicates(
+    d: &[Vec<f64>],
+    opts: &BootstrapOptions,
+    side: Side,
+) -> Option<Replicates> {
+    if d.is_empty() || d.iter().any(|e| e.is_empty()) || opts.resamples == 0 {
+        return None;
     }
-
-    /// The side under the fraction bar.
-    pub fn denominator(d: &[Vec<f64>], opts: &BootstrapOptions) -> Option<Self> {
-        Self::new(d, opts, true)
-    }
-
-    fn new(d: &[Vec<f64>], opts: &BootstrapOptions, jump: bool) -> Option<Self> {
-        if d.is_empty() || d.iter().any(|e| e.is_empty()) || opts.resamples == 0 {
-            return None;
-        }
-        let mut r = rng(opts.seed);
-        if jump {
-            r.jump();
-        }
-        let reps = (0..opts.resamples)
-            .map(|_| {
-                let mut sum = 0.0;
-                for _ in 0..d.len() {
-                    let ex = &d[index(&mut r, d.len())];
-                    let mut s = 0.0;
-                    for _ in 0..ex.len() {
-                        s += ex[index(&mut r, ex.len())];
-                    }
-                    sum += s / ex.len() as f64;
+    let mut r = side_rng(opts.seed, side);
+    let reps = (0..opts.resamples)
+        .map(|_| {
+            let mut sum = 0.0;
+            for _ in 0..d.len() {
+                let ex = &d[index(&mut r, d.len())];
+                let mut s = 0.0;
+                for _ in 0..ex.len() {
+                    s += ex[index(&mut r, ex.len())];
                 }
-                sum / d.len() as f64
-            })
-            .collect();
-        Some(MeanReplicates {
-            estimate: mean_of_means(&moments(d)),
-            reps,
+                sum += s / ex.len() as f64;
+            }
+            sum / d.len() as f64
         })
-    }
-
-    /// Percentile CI of self / `under`, replicate by replicate (both made
-    /// with the same options).
-    pub fn ratio_ci(&self, under: &MeanReplicates, opts: &BootstrapOptions) -> Option<BootstrapCi> {
-        let ratios = self
-            .reps
-            .iter()
-            .zip(&under.reps)
-            .map(|(a, b)| a / b)
-            .collect();
-        interval_from(self.estimate / under.estimate, ratios, opts)
-    }
+        .collect();
+    Some(Replicates {
+        estimate: mean_of_means(&moments(d)),
+        reps,
+    })
 }
 
 /// The grand mean as the mean of execution means (each execution weighs the
@@ -525,9 +496,9 @@ mod tests {
         let b = vec![vec![10.0, 11.0], vec![10.5, 9.5], vec![10.0, 10.0]];
         // A baseline's replicates made once give each file's ratio exactly
         // as a call of its own does.
-        let under = MeanReplicates::denominator(&b, &o).unwrap();
+        let under = mean_of_means_replicates(&b, &o, Side::Under).unwrap();
         for x in [&a, &c] {
-            let shared = MeanReplicates::numerator(x, &o)
+            let shared = mean_of_means_replicates(x, &o, Side::Over)
                 .unwrap()
                 .ratio_ci(&under, &o);
             assert_eq!(shared, ratio_of_means_ci(x, &b, &o));
