@@ -73,8 +73,7 @@ export class Notebook {
     cellHeader(TITLES[kind], report),
     h('p', { class: 'muted' }, 'This cell is built when it is scrolled into view.'));
     ph.buildCell = () => {
-      this.observer.unobserve(ph);
-      this.near.delete(ph);
+      this.dispose(ph);
       const cell = build();
       ph.replaceWith(cell);
       onBuilt(cell, ph);
