@@ -4,7 +4,7 @@
 
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, rm, mkdir, access } from 'node:fs/promises';
+import { mkdtemp, rm, mkdir, access, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -161,3 +161,38 @@ export async function readTable(page, rowSelector, keyAttr) {
 }
 
 export const num = (s) => (s === '' || s == null ? null : Number(s));
+
+/**
+ * Fresh collections of every suite, made once per build of the binary and
+ * shared by the tests that check the whole notebook (charts read back,
+ * layout, accessibility): `run.json` (clocks bernoulli ops copy bottleneck
+ * trace, --quick) and `alloc.json` (alloc, --quick, 12 configurations ×
+ * 4 executions × 6 measurements). Kept in target/tickbook-test/every-suite;
+ * collected again when the binary is newer than the files. Resolves with
+ * the two paths.
+ */
+export async function everySuiteCollection() {
+  const dir = process.env.TICKBOOK_EVERY_SUITE_DIR ?? path.join(ROOT, 'target/tickbook-test/every-suite');
+  const files = { run: path.join(dir, 'run.json'), alloc: path.join(dir, 'alloc.json') };
+  const binTime = (await stat(tickbookBin())).mtimeMs;
+  const fresh = async (f) => { try { return (await stat(f)).mtimeMs > binTime; } catch { return false; } };
+  await mkdir(dir, { recursive: true });
+  if (!(await fresh(files.run))) {
+    await tickbook(['collect', 'clocks', 'bernoulli', 'ops', 'copy', 'bottleneck', 'trace', '--quick', '--out', files.run],
+      { timeout: 900_000 });
+  }
+  if (!(await fresh(files.alloc))) {
+    await run(tickbookBin(), ['collect', 'alloc', '--quick', '--executions', '4', '--measurements', '6', '--out', files.alloc],
+      { cwd: ROOT, timeout: 600_000, env: { ...process.env, TICKBOOK_ALLOC_CONFIG_LIMIT: '12' } });
+  }
+  return files;
+}
+
+/** Every importer fixture: the files, and the Criterion.rs folder (loaded through the folder picker). */
+export const IMPORT_FIXTURES = {
+  files: [
+    'pyperf/timeit.json', 'pyperf/suite.json', 'jmh/result.json', 'googlebench/repetitions.json',
+    'hyperfine/sleep.json', 'hyperfine/param.json', 'criterion/cargo-criterion.ndjson',
+  ].map((f) => path.join(FIXTURES, 'import', f)),
+  folder: path.join(FIXTURES, 'import/criterion/target-criterion'),
+};

@@ -11,15 +11,12 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  FIXTURES, ARTIFACTS, WEB_DIST, checkPrerequisites, tempDir, tickbook, analyzeJson, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  FIXTURES, ARTIFACTS, WEB_DIST, checkPrerequisites, tempDir, tickbook, analyzeJson, serve, openBrowser, waitForFiles, screenshot, sameNumber, num, IMPORT_FIXTURES,
 } from './harness.mjs';
 
 const IMPORT = path.join(FIXTURES, 'import');
-const FILES = [
-  'pyperf/timeit.json', 'pyperf/suite.json', 'jmh/result.json', 'googlebench/repetitions.json',
-  'hyperfine/sleep.json', 'hyperfine/param.json', 'criterion/cargo-criterion.ndjson',
-].map((f) => path.join(IMPORT, f));
-const FOLDER = path.join(IMPORT, 'criterion/target-criterion');
+const FILES = IMPORT_FIXTURES.files;
+const FOLDER = IMPORT_FIXTURES.folder;
 const FOLDER_NAME = 'target-criterion/'; // as the page names a picked folder
 
 let tmp, server, expected;
