@@ -4,7 +4,7 @@
 
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, rm, mkdir, access, stat } from 'node:fs/promises';
+import { mkdtemp, rm, mkdir, access, stat, rename } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
@@ -178,12 +178,17 @@ export async function everySuiteCollection() {
   const fresh = async (f) => { try { return (await stat(f)).mtimeMs > binTime; } catch { return false; } };
   await mkdir(dir, { recursive: true });
   if (!(await fresh(files.run))) {
-    await tickbook(['collect', 'clocks', 'bernoulli', 'ops', 'copy', 'bottleneck', 'trace', '--quick', '--out', files.run],
+    // The collector rewrites its --out after every suite: collect beside the
+    // cache and move the whole file in, so an interrupted run is never taken
+    // for a finished one.
+    await tickbook(['collect', 'clocks', 'bernoulli', 'ops', 'copy', 'bottleneck', 'trace', '--quick', '--out', `${files.run}.part`],
       { timeout: 900_000 });
+    await rename(`${files.run}.part`, files.run);
   }
   if (!(await fresh(files.alloc))) {
-    await run(tickbookBin(), ['collect', 'alloc', '--quick', '--executions', '4', '--measurements', '6', '--out', files.alloc],
+    await run(tickbookBin(), ['collect', 'alloc', '--quick', '--executions', '4', '--measurements', '6', '--out', `${files.alloc}.part`],
       { cwd: ROOT, timeout: 600_000, env: { ...process.env, TICKBOOK_ALLOC_CONFIG_LIMIT: '12' } });
+    await rename(`${files.alloc}.part`, files.alloc);
   }
   return files;
 }
