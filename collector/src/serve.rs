@@ -1,8 +1,13 @@
 //! `tickbook serve`: the notebook page and a folder of results on 127.0.0.1.
 //!
 //! A static file server (tiny_http) with two roots: the built page at `/`
-//! and the results folder at `/results/`. It binds loopback only and serves
-//! nothing outside those two folders.
+//! and the results folder at `/results/`. It binds loopback only, serves
+//! nothing outside those two folders, lists no folder, and answers only
+//! requests addressed to itself: a `Host` other than the loopback address or
+//! `localhost` with the bound port gets 403. Binding loopback is not enough
+//! on its own: a web page the user visits can point its own name at
+//! 127.0.0.1 (DNS rebinding) and read every result through the browser; its
+//! requests then carry that name in `Host`.
 
 use clap::Args;
 use std::fs;
@@ -93,7 +98,15 @@ fn serve(args: ServeArgs) -> Result<(), String> {
     }
 
     for request in server.incoming_requests() {
-        let response = respond(&web_root, &results, request.url());
+        let host = request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv("Host"))
+            .map(|h| h.value.as_str());
+        let response = match refused_host(host, port) {
+            Some(reason) => text(403, &reason),
+            None => respond(&web_root, &results, request.url()),
+        };
         // A client that went away is not our error.
         let _ = request.respond(response);
     }
@@ -133,6 +146,23 @@ fn respond(web_root: &Path, results: &Path, url: &str) -> Response {
         }
         Err(_) => text(404, "not found"),
     }
+}
+
+/// Why a request with this `Host` header is refused, or `None` when it names
+/// this server: `127.0.0.1`, `localhost` or `[::1]` with the bound port.
+fn refused_host(host: Option<&str>, port: u16) -> Option<String> {
+    let Some(host) = host.map(str::trim) else {
+        return Some("refused: the request has no Host header\n".into());
+    };
+    let ours = ["127.0.0.1", "localhost", "[::1]"]
+        .iter()
+        .any(|name| host.eq_ignore_ascii_case(&format!("{name}:{port}")));
+    (!ours).then(|| {
+        format!(
+            "refused: Host {host:?} is not this server (127.0.0.1:{port} or localhost:{port}); \
+             tickbook serve answers only requests addressed to the loopback address\n"
+        )
+    })
 }
 
 fn text(code: u16, body: &str) -> Response {
@@ -276,6 +306,32 @@ mod tests {
         assert_eq!(safe_join(root, "../etc/passwd"), None);
         assert_eq!(safe_join(root, "/etc/passwd"), None);
         assert_eq!(safe_join(root, "a/../../x"), None);
+    }
+
+    #[test]
+    fn only_requests_addressed_to_this_server_are_answered() {
+        for ok in [
+            "127.0.0.1:8765",
+            "localhost:8765",
+            "LOCALHOST:8765",
+            "[::1]:8765",
+        ] {
+            assert_eq!(refused_host(Some(ok), 8765), None, "{ok}");
+        }
+        for bad in [
+            "evil.example:8765",
+            "127.0.0.1",
+            "localhost",
+            "127.0.0.1:8766",
+            "127.0.0.1.evil.example:8765",
+            "localhost:8765.evil.example",
+            "",
+        ] {
+            let why = refused_host(Some(bad), 8765).expect(bad);
+            assert!(why.starts_with("refused: Host"), "{why}");
+            assert!(!why.trim_end().contains('\n'), "one line: {why}");
+        }
+        assert!(refused_host(None, 8765).unwrap().contains("no Host header"));
     }
 
     #[test]
