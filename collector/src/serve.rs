@@ -7,7 +7,9 @@
 //! `localhost` with the bound port gets 403. Binding loopback is not enough
 //! on its own: a web page the user visits can point its own name at
 //! 127.0.0.1 (DNS rebinding) and read every result through the browser; its
-//! requests then carry that name in `Host`.
+//! requests then carry that name in `Host`. The page it serves may connect
+//! to this server and to the origins of the `?url=` files it was opened
+//! with, and nowhere else (`page_with_policy`).
 
 use clap::Args;
 use std::fs;
@@ -130,22 +132,87 @@ fn respond(web_root: &Path, results: &Path, url: &str) -> Response {
     let Some(file) = safe_join(root, &rel) else {
         return text(403, "forbidden path");
     };
-    match fs::read(&file) {
-        Ok(bytes) => {
-            let mut r = tiny_http::Response::from_data(bytes).with_status_code(200);
-            for (k, v) in [
-                ("Content-Type", content_type(&file)),
-                ("Cache-Control", "no-store"),
-                ("X-Content-Type-Options", "nosniff"),
-            ] {
-                if let Ok(h) = tiny_http::Header::from_bytes(k, v) {
-                    r.add_header(h);
-                }
+    let Ok(mut bytes) = fs::read(&file) else {
+        return text(404, "not found");
+    };
+    let mut headers = vec![
+        ("Content-Type", content_type(&file).to_string()),
+        ("Cache-Control", "no-store".to_string()),
+        ("X-Content-Type-Options", "nosniff".to_string()),
+    ];
+    if root == web_root && rel == "index.html" {
+        let query = url.split_once('?').map_or("", |(_, q)| q);
+        let query = query.split('#').next().unwrap_or("");
+        match page_with_policy(&bytes, &connect_sources(query)) {
+            Ok((page, policy)) => {
+                bytes = page;
+                headers.push(("Content-Security-Policy", policy));
             }
-            r
+            Err(e) => return text(500, &e),
         }
-        Err(_) => text(404, "not found"),
     }
+    let mut r = tiny_http::Response::from_data(bytes).with_status_code(200);
+    for (k, v) in headers {
+        if let Ok(h) = tiny_http::Header::from_bytes(k, v.as_bytes()) {
+            r.add_header(h);
+        }
+    }
+    r
+}
+
+/// What the served page may connect to: its own origin, and the origin of
+/// every `url=` file it was opened with (the files the user asked for).
+/// Anything that is not an http(s) URL with a host adds nothing (relative
+/// URLs are the page's own origin).
+fn connect_sources(query: &str) -> Vec<String> {
+    let mut sources = vec!["'self'".to_string()];
+    for (k, v) in url::form_urlencoded::parse(query.as_bytes()) {
+        if k != "url" {
+            continue;
+        }
+        let Ok(u) = url::Url::parse(&v) else { continue };
+        if !matches!(u.scheme(), "http" | "https") || u.host_str().is_none() {
+            continue;
+        }
+        // `Origin::ascii_serialization` is scheme://host[:port], punycoded:
+        // nothing a URL carries can add a directive to the policy.
+        let origin = u.origin().ascii_serialization();
+        if !sources.contains(&origin) {
+            sources.push(origin);
+        }
+    }
+    sources
+}
+
+/// The built page with its policy's `connect-src 'none'` (what a report and
+/// a page opened from disk keep) widened to `sources`, and that policy, also
+/// sent as a header.
+fn page_with_policy(page: &[u8], sources: &[String]) -> Result<(Vec<u8>, String), String> {
+    const NONE: &str = "connect-src 'none'";
+    let html = std::str::from_utf8(page).map_err(|_| "the built page is not UTF-8".to_string())?;
+    let start = html
+        .find("http-equiv=\"Content-Security-Policy\"")
+        .and_then(|i| {
+            html[i..]
+                .find("content=\"")
+                .map(|j| i + j + "content=\"".len())
+        })
+        .ok_or(
+            "the built page has no Content-Security-Policy; rebuild it with scripts/build-web",
+        )?;
+    let end = start
+        + html[start..]
+            .find('"')
+            .ok_or("the built page's Content-Security-Policy is not closed")?;
+    let policy = &html[start..end];
+    if policy.matches(NONE).count() != 1 {
+        return Err(format!(
+            "the built page's Content-Security-Policy does not say {NONE} once; rebuild it with scripts/build-web"
+        ));
+    }
+    let policy = policy.replacen(NONE, &format!("connect-src {}", sources.join(" ")), 1);
+    let page = format!("{}{policy}{}", &html[..start], &html[end..]);
+    Ok((page.into_bytes(), policy))
 }
 
 /// Why a request with this `Host` header is refused, or `None` when it names
@@ -332,6 +399,27 @@ mod tests {
             assert!(!why.trim_end().contains('\n'), "one line: {why}");
         }
         assert!(refused_host(None, 8765).unwrap().contains("no Host header"));
+    }
+
+    #[test]
+    fn the_page_connects_to_itself_and_the_files_asked_for() {
+        let q = "url=%2Fresults%2Fa.json&url=https%3A%2F%2Ffiles.example%3A8443%2Fx.json\
+                 &url=https%3A%2F%2Ffiles.example%3A8443%2Fy.json&url=javascript%3Aalert(1)\
+                 &url=http%3A%2F%2Fa.example%2F%3B%20script-src%20*&other=http%3A%2F%2Fno.example%2F";
+        assert_eq!(
+            connect_sources(q),
+            ["'self'", "https://files.example:8443", "http://a.example"]
+        );
+        let page = br#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; connect-src 'none'; base-uri 'none'"><p>"#;
+        let (html, policy) = page_with_policy(page, &connect_sources(q)).unwrap();
+        assert_eq!(
+            policy,
+            "default-src 'none'; connect-src 'self' https://files.example:8443 http://a.example; base-uri 'none'"
+        );
+        assert!(String::from_utf8(html)
+            .unwrap()
+            .contains(&format!("content=\"{policy}\"><p>")));
+        assert!(page_with_policy(b"<p>no policy</p>", &[]).is_err());
     }
 
     #[test]

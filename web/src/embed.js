@@ -132,6 +132,12 @@ export function dataBlockText(data) {
   return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+/** A Content-Security-Policy with its connect-src set to 'none'. */
+export function reportPolicy(policy) {
+  const rest = policy.split(';').map((d) => d.trim()).filter((d) => d && !/^connect-src\b/i.test(d));
+  return [...rest, "connect-src 'none'"].join('; ');
+}
+
 /** A complete report document: this page's own markup with `data` in its data block. */
 export function reportDocument(data) {
   const doc = new DOMParser().parseFromString(pristine, 'text/html');
@@ -143,5 +149,9 @@ export function reportDocument(data) {
     doc.body.append(block);
   }
   block.textContent = dataBlockText(data);
+  // A report's data are inside it: it connects nowhere, whatever the page
+  // that exported it was allowed (tickbook serve widens the page's policy).
+  const csp = doc.querySelector('meta[http-equiv="Content-Security-Policy"]');
+  if (csp) csp.content = reportPolicy(csp.content);
   return `<!doctype html>\n${doc.documentElement.outerHTML}\n`;
 }
