@@ -89,7 +89,9 @@ function overheadBars(b) {
       height: 40 + 16 * order.length,
       marginLeft: 170,
       marginRight: 70,
-      x: { domain: [0, 1], label: 'share of measured time →', percent: true },
+      // Shares are fractions: the axis labels them as percentages (Plot's
+      // `percent` would multiply the values by 100 against a [0, 1] domain).
+      x: { domain: [0, 1], label: 'share of measured time →', tickFormat: (v) => `${Math.round(v * 100)}\u202f%` },
       y: { domain: order, label: null, tickSize: 0 },
       color: { domain: ['predicted', 'memory overhead'], range: ['var(--accent, #4269d0)', '#efb118'], legend: true },
       marks: [

@@ -1,0 +1,204 @@
+// Charts and labels read back from the drawn SVG and checked against
+// `tickbook analyze --json` of the same file and against properties that must
+// hold: a bar's length is its share, tick labels are exact sizes and do not
+// overlap, nothing is drawn for a correlation the analysis does not have,
+// no text falls outside its SVG (which the SVG and PNG exports cut off).
+// Data: the cached fresh collection of every suite (harness
+// `everySuiteCollection`) and a synthetic trace with a constant metric.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import {
+  FIXTURES, WEB_DIST, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, analyzeJson, everySuiteCollection, screenshot,
+} from './harness.mjs';
+
+let tmp, results, server, run, runFile;
+const CONSTANT = 'trace-constant.json';
+
+before(async () => {
+  await checkPrerequisites();
+  const files = await everySuiteCollection();
+  runFile = files.run;
+  tmp = await tempDir();
+  results = path.join(tmp, 'results');
+  await mkdir(results, { recursive: true });
+  await symlink(files.run, path.join(results, 'run.json'));
+  // The trace fixture with context_switches constant in every run: its
+  // correlations, and its own diagonal, are undefined.
+  const doc = JSON.parse(await readFile(path.join(FIXTURES, 'trace-small.json'), 'utf8'));
+  const trace = doc.suites.find((s) => s.suite === 'trace');
+  for (const w of trace.data.workloads) {
+    for (const r of w.runs) {
+      const c = r.columns.indexOf('context_switches');
+      for (const rec of r.records) rec[c] = 3;
+    }
+  }
+  await writeFile(path.join(results, CONSTANT), JSON.stringify(doc));
+  [run] = await analyzeJson([files.run]);
+  assert.ok(run.ok, 'the collection reads');
+  server = await serve(results);
+});
+
+after(async () => {
+  await server?.stop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+const S = '\u202f';
+const plain = (s) => s.replaceAll(S, ' ').trim();
+const UNIT = { B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30 };
+/** "1 014 KiB" → 1038336; null when the text is not a size. */
+function parseBytes(s) {
+  const m = /^(\d[\d ]*(?:\.\d+)?) (B|KiB|MiB|GiB)$/.exec(plain(s));
+  return m ? Number(m[1].replaceAll(' ', '')) * UNIT[m[2]] : null;
+}
+/** "+0.3", "−0.1", "0", "−1.0" → number. */
+const parseSigned = (s) => Number(plain(s).replace('−', '-').replace('+', '').replaceAll(' ', ''));
+
+async function openPage(file, opts) {
+  const b = await openBrowser(server.url, opts);
+  await b.page.goto(`${server.url}?url=/results/${file}`);
+  await waitForFiles(b.page, 1, 120_000);
+  return b;
+}
+
+async function waitChart(page, testid, timeout = 60_000) {
+  await page.waitForSelector(`figure[data-testid="${testid}"] .chart-body svg`, { timeout });
+}
+
+const clean = (problems) => {
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.pageErrors, []);
+};
+
+/**
+ * Every non-empty <text> of a figure's SVGs: its text, the aria-label of its
+ * mark group, whether it is in a legend, and its box relative to its SVG.
+ */
+function figureTexts(page, selector) {
+  return page.$eval(selector, (fig) => {
+    const out = [];
+    for (const svg of fig.querySelectorAll('svg')) {
+      const sr = svg.getBoundingClientRect();
+      for (const t of svg.querySelectorAll('text')) {
+        const text = t.textContent.replace(t.querySelector('title')?.textContent ?? '', '');
+        if (!text.trim()) continue;
+        const r = t.getBoundingClientRect();
+        out.push({
+          text, group: t.closest('g[aria-label]')?.getAttribute('aria-label') ?? '',
+          legend: [...svg.classList].some((c) => c.endsWith('-ramp')) || svg.closest('[class*="-swatches"]') != null,
+          x: r.x - sr.x, y: r.y - sr.y, w: r.width, h: r.height, svgW: sr.width, svgH: sr.height,
+        });
+      }
+    }
+    return out;
+  });
+}
+
+function assertInside(texts, what) {
+  for (const t of texts) {
+    assert.ok(t.x >= -0.5 && t.y >= -0.5 && t.x + t.w <= t.svgW + 0.5 && t.y + t.h <= t.svgH + 0.5,
+      `${what}: "${t.text}" (${t.group}) at x ${t.x.toFixed(1)}…${(t.x + t.w).toFixed(1)}, y ${t.y.toFixed(1)}…${(t.y + t.h).toFixed(1)} lies outside its ${t.svgW.toFixed(0)} × ${t.svgH.toFixed(0)} SVG`);
+  }
+}
+
+const overlap = (a, b) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
+  Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+
+function assertNoOverlap(texts, what) {
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = i + 1; j < texts.length; j++) {
+      assert.ok(overlap(texts[i], texts[j]) <= 1, `${what}: "${texts[i].text}" and "${texts[j].text}" overlap`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- Bottlenecks
+
+/** The bars of "Share of each region's measured time" against the CLI. */
+async function checkBars(page, b) {
+  const sel = 'figure[data-testid="bottleneck-bars"]';
+  const got = await page.$eval(sel, (fig) => {
+    const plot = fig.querySelector('.chart-body > *');
+    const svg = [...fig.querySelectorAll('svg')].find((s) => s.querySelector('g[aria-label=bar]'));
+    const x = plot.scale('x');
+    const rects = [...svg.querySelectorAll('g[aria-label=bar] rect')].map((r) => ({
+      x: Number(r.getAttribute('x')), y: Number(r.getAttribute('y')), w: Number(r.getAttribute('width')), h: Number(r.getAttribute('height')),
+    }));
+    const ticks = [...svg.querySelectorAll('g[aria-label="x-axis tick label"] text')].map((t) => {
+      const r = t.getBoundingClientRect();
+      const s = svg.getBoundingClientRect();
+      return { text: t.textContent, cx: r.x - s.x + r.width / 2 };
+    });
+    const rows = [...svg.querySelectorAll('g[aria-label="y-axis tick label"] text')].map((t) => t.textContent);
+    return { range: x.range, rects, ticks, rows };
+  });
+  const rows = b.by_overhead.map((i) => b.cases[i]);
+  const [x0, x1] = got.range;
+  const frame = x1 - x0;
+  // One row of rects per region, in the order of by_overhead, top to bottom.
+  const byY = new Map();
+  for (const r of got.rects) {
+    const k = Math.round(r.y);
+    if (!byY.has(k)) byY.set(k, []);
+    byY.get(k).push(r);
+  }
+  const ys = [...byY.keys()].sort((a, c) => a - c);
+  assert.equal(ys.length, rows.length, 'one bar per ranked region');
+  assert.equal(got.rows.length, rows.length);
+  ys.forEach((y, i) => {
+    const c = rows[i];
+    const share = Math.min(1, c.predicted_ns / c.measured_ns.estimate);
+    const parts = byY.get(y).sort((a, d) => a.x - d.x);
+    const blue = parts[0];
+    // Bars are drawn with an inset of 0.5 px on each side of each part.
+    const total = parts.reduce((s, r) => s + r.w + 1, 0);
+    const what = `${c.kernel} ${c.working_set_bytes} B: predicted ${c.predicted_ns} of ${c.measured_ns.estimate} ns`;
+    assert.ok(Math.abs(blue.x - 0.5 - x0) <= 1, `${what}: the bar starts at 0 %`);
+    assert.ok(Math.abs(blue.w + 1 - share * frame) <= 1, `${what}: blue ${blue.w.toFixed(1)} px, expected ${(share * frame).toFixed(1)} px (share ${share})`);
+    assert.ok(Math.abs(total - frame) <= 1, `${what}: the whole bar is the measured time (${total.toFixed(1)} of ${frame.toFixed(1)} px)`);
+  });
+  // The x axis is labelled in percent: 0 % at the left end, 100 % at the right.
+  const pct = got.ticks.map((t) => ({ ...t, v: /%$/.test(plain(t.text)) ? parseSigned(plain(t.text).replace(/ ?%$/, '')) / 100 : NaN }));
+  assert.ok(pct.length >= 3 && pct.every((t) => Number.isFinite(t.v)), `x tick labels are percentages: ${got.ticks.map((t) => t.text).join(', ')}`);
+  for (const t of pct) assert.ok(Math.abs(t.cx - (x0 + t.v * frame)) <= 1.5, `tick "${t.text}" at ${t.cx.toFixed(1)} px, expected ${(x0 + t.v * frame).toFixed(1)}`);
+  assert.ok(pct.some((t) => t.v === 1), 'a 100 % tick');
+  // The overhead labels and every other text stay inside the SVG.
+  const texts = await figureTexts(page, sel);
+  assertInside(texts, 'bottleneck bars');
+  const labels = texts.filter((t) => t.group === 'text').map((t) => plain(t.text));
+  assert.equal(labels.length, rows.length, 'one overhead label per bar');
+}
+
+test('Bottlenecks: each bar is its predicted share of the measured time, labels inside the chart (page)', { timeout: 300_000 }, async () => {
+  const b = run.bottleneck;
+  assert.ok(b?.by_overhead.length > 0, 'ranked regions');
+  const { page, problems, close } = await openPage('run.json');
+  try {
+    await waitChart(page, 'bottleneck-bars');
+    await checkBars(page, b);
+    clean(problems);
+  } finally {
+    await close();
+  }
+});
+
+test('Bottlenecks: the exported report draws the same bars', { timeout: 300_000 }, async () => {
+  const b = run.bottleneck;
+  const report = path.join(tmp, 'report.html');
+  await tickbook(['report', '--web-root', WEB_DIST, '--out', report, runFile], { timeout: 120_000 });
+  const { page, problems, close } = await openBrowser(pathToFileURL(report).href);
+  try {
+    await page.goto(pathToFileURL(report).href);
+    await page.waitForSelector('[data-testid=bottleneck-cell]', { timeout: 120_000 });
+    await page.locator('figure[data-testid="bottleneck-bars"]').scrollIntoViewIfNeeded();
+    await waitChart(page, 'bottleneck-bars');
+    await checkBars(page, b);
+    clean(problems);
+  } finally {
+    await close();
+  }
+});
