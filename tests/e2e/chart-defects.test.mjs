@@ -202,3 +202,33 @@ test('Bottlenecks: the exported report draws the same bars', { timeout: 300_000 
     await close();
   }
 });
+
+test('Working sets and lengths print exactly (tables, bar labels, copy lengths)', { timeout: 300_000 }, async () => {
+  const b = run.bottleneck;
+  const { page, problems, close } = await openPage('run.json');
+  try {
+    await waitChart(page, 'bottleneck-bars');
+    const cells = await page.$$eval('[data-testid=bottleneck-row] [data-stat=working-set]', (tds) => tds.map((td) => [td.textContent, Number(td.dataset.value)]));
+    assert.equal(cells.length, b.cases.length);
+    for (const [text, value] of cells) assert.equal(parseBytes(text), value, `"${text}" reads back as ${value} B`);
+    const crossing = await page.$$eval('[data-testid=bottleneck-crossing] [data-stat$=-bytes]', (tds) => tds.map((td) => [td.textContent, Number(td.dataset.value)]));
+    for (const [text, value] of crossing) assert.equal(parseBytes(text), value, `crossing "${text}"`);
+    // The bar labels name each region's exact size.
+    const labels = await page.$$eval('figure[data-testid="bottleneck-bars"] g[aria-label="y-axis tick label"] text', (ts) => ts.map((t) => t.textContent));
+    const rows = b.by_overhead.map((i) => b.cases[i]);
+    labels.forEach((l, i) => {
+      const [kernel, ...size] = plain(l).split(' ');
+      assert.equal(kernel, rows[i].kernel);
+      assert.equal(parseBytes(size.join(' ')), rows[i].working_set_bytes, `bar label "${l}"`);
+    });
+    // Copy lengths in the selector.
+    const options = await page.$$eval('[data-testid=copy-length] option', (os) => os.map((o) => [o.textContent, Number(o.value)]));
+    assert.deepEqual(options.map(([, v]) => v), run.copy.lengths);
+    for (const [text, value] of options) assert.equal(parseBytes(text.replace(/ \(.*\)$/, '')), value, `copy length "${text}"`);
+    clean(problems);
+  } finally {
+    await close();
+  }
+});
+
+// ---------------------------------------------------------------- Perturbation

@@ -9,16 +9,9 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell } from './executions.js';
-
-export const fmtBytes = (n) => {
-  if (n == null) return '—';
-  if (n >= 1 << 20) return `${fmtNum(n / (1 << 20), { digits: 3 })} MiB`;
-  if (n >= 1 << 10) return `${fmtNum(n / (1 << 10), { digits: 3 })} KiB`;
-  return `${fmtCount(n)} B`;
-};
 
 const fmtOverhead = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${fmtNum(Math.abs(v), { digits: 3 })}`);
 

@@ -7,7 +7,7 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell, fmtFactor } from './executions.js';
 
@@ -22,13 +22,6 @@ export function variantLabel(v) {
 const METRICS = {
   ns_per_byte: { label: 'ns per byte', short: 'ns/B', get: (c) => c.ns_per_byte, scheme: 'YlOrRd', better: 'lower is faster' },
   gb_per_s: { label: 'GB/s', short: 'GB/s', get: (c) => c.gb_per_s, scheme: 'YlGnBu', better: 'higher is faster' },
-};
-
-const fmtBytes = (n) => {
-  if (n == null) return '—';
-  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${fmtCount(n / (1 << 20))} MiB`;
-  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${fmtCount(n / (1 << 10))} KiB`;
-  return `${fmtCount(n)} B`;
 };
 
 let hatchCounter = 0;
@@ -76,7 +69,7 @@ function controls(c, view, redraw) {
   const name = `copy-metric-${++hatchCounter}`;
   return h('div', { class: 'copy-controls' },
     selectControl('Implementation', 'copy-impl', c.implementations, view.copyImpl, (v) => v, (v) => { view.copyImpl = v; redraw(); }),
-    selectControl('Length', 'copy-length', c.lengths, view.copyLen, (v) => `${fmtBytes(v)} (${fmtCount(v)} B)`,
+    selectControl('Length', 'copy-length', c.lengths, view.copyLen, (v) => (v < 1024 ? fmtBytes(v) : `${fmtBytes(v)} (${fmtCount(v)} B)`),
       (v) => { view.copyLen = Number(v); redraw(); }),
     h('fieldset', { class: 'segmented inline', 'data-testid': 'copy-metric' },
       h('legend', {}, 'Colour by'),
