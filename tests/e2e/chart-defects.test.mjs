@@ -203,6 +203,70 @@ test('Bottlenecks: the exported report draws the same bars', { timeout: 300_000 
   }
 });
 
+test('Bottlenecks: overhead against working set has readable axes and every point on them', { timeout: 300_000 }, async () => {
+  const b = run.bottleneck;
+  const pts = b.cases.filter((c) => c.timable && c.overhead != null);
+  for (const width of [1400, 1024]) {
+    const { page, problems, close } = await openPage('run.json', { viewport: { width, height: 900 } });
+    try {
+      const sel = 'figure[data-testid="bottleneck-curves"]';
+      await waitChart(page, 'bottleneck-curves');
+      const texts = (await figureTexts(page, sel)).filter((t) => !t.legend);
+      assertInside(texts, `curves at ${width} px`);
+      const xt = texts.filter((t) => t.group === 'x-axis tick label');
+      const yt = texts.filter((t) => t.group === 'y-axis tick label');
+      assertNoOverlap(xt, `x tick labels at ${width} px`);
+      assertNoOverlap(yt, `y tick labels at ${width} px`);
+      assertNoOverlap(texts.filter((t) => /x-axis/.test(t.group)), `x axis at ${width} px`);
+      // x: exact binary sizes, powers of two, placed on a log2 axis.
+      const xs = xt.map((t) => ({ v: parseBytes(t.text), px: t.x + t.w / 2, text: t.text }));
+      assert.ok(xs.length >= 4, `${xs.length} x tick labels`);
+      for (const t of xs) {
+        assert.ok(t.v != null && Number.isInteger(Math.log2(t.v)), `x tick "${t.text}" is an exact power-of-two size`);
+      }
+      const fx = (v) => xs[0].px + (Math.log2(v) - Math.log2(xs[0].v)) / (Math.log2(xs.at(-1).v) - Math.log2(xs[0].v)) * (xs.at(-1).px - xs[0].px);
+      for (const t of xs) assert.ok(Math.abs(fx(t.v) - t.px) <= 1.5, `x tick "${t.text}" on a log axis`);
+      // y: the labelled ticks are where the data are.
+      const ys = yt.map((t) => ({ v: parseSigned(t.text), py: t.y + t.h / 2, text: t.text })).sort((a, c) => a.v - c.v);
+      assert.ok(ys.every((t) => Number.isFinite(t.v)), `y tick labels are overheads: ${yt.map((t) => t.text).join(', ')}`);
+      const sorted = pts.map((c) => c.overhead.estimate).sort((a, c) => a - c);
+      const [p10, p90] = [sorted[Math.floor(0.1 * sorted.length)], sorted[Math.floor(0.9 * sorted.length)]];
+      const inside = ys.filter((t) => t.v >= p10 && t.v <= p90);
+      assert.ok(inside.length >= 3, `${inside.length} y ticks (${inside.map((t) => t.text).join(', ')}) between the 10th and 90th percentiles of the overheads, ${p10} and ${p90}`);
+      // Every point: inside the frame, between the ticks that bracket its value, and at its size on the x axis.
+      const dots = await page.$eval(sel, (fig) => {
+        const plot = fig.querySelector('.chart-body > *');
+        const svg = [...fig.querySelectorAll('svg')].find((s) => s.querySelector('g[aria-label=dot]'));
+        const s = svg.getBoundingClientRect();
+        return {
+          yRange: plot.scale('y').range,
+          circles: [...svg.querySelectorAll('g[aria-label=dot] circle')].map((c) => {
+            const r = c.getBoundingClientRect();
+            return { cx: r.x - s.x + r.width / 2, cy: r.y - s.y + r.height / 2 };
+          }),
+        };
+      });
+      assert.equal(dots.circles.length, pts.length, 'one dot per timable region');
+      const [yBottom, yTop] = dots.yRange;
+      pts.forEach((c, i) => {
+        const { cx, cy } = dots.circles[i];
+        const v = c.overhead.estimate;
+        const what = `${c.kernel} ${c.working_set_bytes} B (overhead ${v})`;
+        assert.ok(cy <= yBottom + 0.5 && cy >= yTop - 0.5, `${what}: y ${cy} inside the frame ${yTop}…${yBottom}`);
+        const below = ys.filter((t) => t.v <= v).at(-1);
+        const above = ys.find((t) => t.v >= v);
+        if (below) assert.ok(cy <= below.py + 1, `${what}: above the tick "${below.text}"`);
+        if (above) assert.ok(cy >= above.py - 1, `${what}: below the tick "${above.text}"`);
+        assert.ok(Math.abs(cx - fx(c.working_set_bytes)) <= 1.5, `${what}: x ${cx.toFixed(1)} px, its size on the labelled axis is at ${fx(c.working_set_bytes).toFixed(1)}`);
+      });
+      clean(problems);
+      await screenshot(page, `chart-defects-bottleneck-${width}`);
+    } finally {
+      await close();
+    }
+  }
+});
+
 test('Working sets and lengths print exactly (tables, bar labels, copy lengths)', { timeout: 300_000 }, async () => {
   const b = run.bottleneck;
   const { page, problems, close } = await openPage('run.json');
