@@ -296,3 +296,98 @@ test('Working sets and lengths print exactly (tables, bar labels, copy lengths)'
 });
 
 // ---------------------------------------------------------------- Perturbation
+
+test('Perturbation matrices draw nothing for an undefined correlation; its verdict says so', { timeout: 300_000 }, async () => {
+  const [r] = await analyzeJson([path.join(results, CONSTANT)]);
+  const w = r.trace.workloads[0];
+  const ci = w.metrics.indexOf('context_switches');
+  assert.ok(ci >= 0, 'context_switches is analysed');
+  const undefinedPairs = w.pairs.map((p, i) => [p, i]).filter(([p]) => p.a === ci || p.b === ci);
+  for (const l of w.levels) for (const [, i] of undefinedPairs) assert.equal(l.inner[i].correlation, null, 'the CLI has null for a constant metric');
+  for (const run of w.runs) assert.equal(run.matrix[ci][ci], null, 'and null on its diagonal');
+  const { page, problems, close } = await openPage(CONSTANT);
+  try {
+    const sel = 'figure[data-testid="trace-matrices"]';
+    await waitChart(page, 'trace-matrices');
+    const drawn = await page.$eval(sel, (fig) => {
+      const svg = [...fig.querySelectorAll('svg')].find((s) => s.querySelector('.trace-matrix-cell'));
+      const box = (e) => { const r = e.getBoundingClientRect(); const s = svg.getBoundingClientRect(); return { x: r.x - s.x, y: r.y - s.y, w: r.width, h: r.height }; };
+      // Cells by what they show: an outline (no fill), a value (its tooltip
+      // gives ρ) or none.
+      const cells = [...svg.querySelectorAll('g[aria-label=cell] rect')].map((rect) => ({
+        title: rect.querySelector('title')?.textContent ?? '', ...box(rect),
+        outline: rect.closest('g').getAttribute('fill') === 'none', sw: Number(rect.closest('g').getAttribute('stroke-width') ?? 0),
+      }));
+      return {
+        defined: cells.filter((c) => !c.outline && /ρ =/.test(c.title)),
+        undef: cells.filter((c) => !c.outline && !/ρ =/.test(c.title)),
+        flagged: cells.filter((c) => c.outline),
+        labels: [...svg.querySelectorAll('g[aria-label=text] text')].map((t) => ({ text: t.textContent.replace(t.querySelector('title')?.textContent ?? '', ''), ...box(t) })),
+        svgW: svg.getBoundingClientRect().width, svgH: svg.getBoundingClientRect().height,
+      };
+    });
+    // Expected cells from the CLI: a pair's mean correlation, the diagonal 1 unless constant in every run of the level.
+    const expect = new Map();
+    for (const l of w.levels) {
+      const name = l.level === 0 ? 'baseline (level 0)' : `level ${l.level}`;
+      const runs = w.runs.filter((x) => x.level === l.level);
+      w.metrics.forEach((m, i) => expect.set(`${name}: ${m} × ${m}`, runs.some((x) => x.matrix[i][i] != null) ? 1 : null));
+      w.pairs.forEach((p, i) => {
+        expect.set(`${name}: ${w.metrics[p.a]} × ${w.metrics[p.b]}`, l.inner[i].correlation);
+        expect.set(`${name}: ${w.metrics[p.b]} × ${w.metrics[p.a]}`, l.inner[i].correlation);
+      });
+    }
+    const key = (c) => c.title.split('\n')[0];
+    assert.equal(drawn.defined.length + drawn.undef.length, expect.size, 'one cell per matrix entry');
+    for (const c of drawn.defined) {
+      assert.ok(expect.has(key(c)), key(c));
+      assert.notEqual(expect.get(key(c)), null, `${key(c)} is coloured but the analysis has no correlation`);
+    }
+    for (const c of drawn.undef) {
+      assert.equal(expect.get(key(c)), null, `${key(c)} drawn as undefined`);
+      assert.match(c.title, /undefined/, `${key(c)}: its tooltip says undefined`);
+    }
+    assert.equal(drawn.undef.length, [...expect.values()].filter((v) => v == null).length);
+    // A label is a defined cell's value, inside that cell; none on an undefined cell.
+    for (const t of drawn.labels) {
+      const cx = t.x + t.w / 2;
+      const cy = t.y + t.h / 2;
+      const at = (c) => cx >= c.x && cx <= c.x + c.w && cy >= c.y && cy <= c.y + c.h;
+      assert.ok(!drawn.undef.some(at), `label "${t.text}" on an undefined cell`);
+      const cell = drawn.defined.find(at);
+      assert.ok(cell, `label "${t.text}" is on a cell`);
+      assert.equal(t.text, expect.get(key(cell)).toFixed(2).replace('-', '−'), `label of ${key(cell)}`);
+      assert.ok(t.x >= cell.x - 0.5 && t.x + t.w <= cell.x + cell.w + 0.5 && t.y >= cell.y - 0.5 && t.y + t.h <= cell.y + cell.h + 0.5,
+        `label "${t.text}" (${t.w.toFixed(1)} px wide) fits its ${cell.w.toFixed(1)} px cell ${key(cell)}`);
+    }
+    // Flagged outlines, stroke included, stay inside their cell (and so inside the plot).
+    for (const f of drawn.flagged) {
+      const cell = drawn.defined.find((c) => key(c) === key(f));
+      const half = f.sw / 2;
+      assert.ok(f.x - half >= cell.x - 1 - 0.01 && f.x + f.w + half <= cell.x + cell.w + 1 + 0.01 &&
+        f.y - half >= cell.y - 1 - 0.01 && f.y + f.h + half <= cell.y + cell.h + 1 + 0.01, `outline of ${key(f)} inside its cell`);
+      assert.ok(f.x - half >= 0 && f.y - half >= 0 && f.x + f.w + half <= drawn.svgW && f.y + f.h + half <= drawn.svgH, `outline of ${key(f)} inside the SVG`);
+    }
+    // The legend: one tick format, every label inside its SVG.
+    const texts = await figureTexts(page, sel);
+    const legend = texts.filter((t) => t.legend && /^[−-]?\d/.test(plain(t.text)));
+    assert.ok(legend.length >= 3, 'legend tick labels');
+    assertInside(legend, 'correlation legend');
+    const decimals = new Set(legend.map((t) => (plain(t.text).split('.')[1] ?? '').length));
+    assert.equal(decimals.size, 1, `one tick format in the legend: ${legend.map((t) => t.text).join(', ')}`);
+    assert.deepEqual(legend.map((t) => parseSigned(t.text)).sort((a, c) => a - c)[0], -1, 'the legend starts at −1');
+    // Verdicts of undefined pairs.
+    const verdicts = await page.$$eval('[data-testid=trace-inner-row]', (rs) => rs.map((row) => ({
+      level: Number(row.dataset.level), index: Number(row.dataset.index), verdict: row.querySelector('[data-stat=flagged]').textContent,
+    })));
+    for (const v of verdicts) {
+      const c = w.levels.find((l) => l.level === v.level).inner[v.index];
+      if (c.correlation == null) assert.match(v.verdict, /^undefined/, `pair ${w.pairs[v.index].label} at level ${v.level}: "${v.verdict}"`);
+      else if (!c.flagged) assert.equal(v.verdict, 'within spread');
+    }
+    clean(problems);
+    await screenshot(page, 'chart-defects-trace-constant');
+  } finally {
+    await close();
+  }
+});

@@ -181,11 +181,19 @@ function levelsTable(w) {
   });
 }
 
-/** One heat map per level: the mean inner correlation of each pair, diagonal 1. */
+/**
+ * One heat map per level: the mean inner correlation of each pair. The
+ * diagonal is the runs' own (1, or undefined for a metric constant in every
+ * run of the level): a constant metric has no correlation, not even with itself.
+ */
 function matrices(w) {
   const data = [];
   for (const l of w.levels) {
-    w.metrics.forEach((m) => data.push({ level: levelName(l), x: m, y: m, r: 1, diag: true, flagged: false }));
+    const runs = w.runs.filter((r) => r.level === l.level && r.matrix);
+    w.metrics.forEach((m, i) => {
+      const diag = runs.map((r) => r.matrix[i]?.[i]).find((v) => v != null) ?? null;
+      data.push({ level: levelName(l), x: m, y: m, r: diag, diag: true, flagged: false });
+    });
     w.pairs.forEach((p, i) => {
       const c = l.inner[i];
       for (const [x, y] of [[w.metrics[p.a], w.metrics[p.b]], [w.metrics[p.b], w.metrics[p.a]]]) {
@@ -198,14 +206,14 @@ function matrices(w) {
   const undefinedCells = data.filter((d) => d.r == null);
   const flagged = data.filter((d) => d.flagged);
   const title = (d) => `${d.level}: ${d.x} × ${d.y}\n` + (d.r == null ? 'undefined (a constant metric)' : `ρ = ${fmtR(d.r)}`) +
-    (d.diag ? '' : `\nchange from baseline ${fmtChange(d.change)}, baseline spread ${fmtR(d.spread)}${d.flagged ? ' — FLAGGED' : ''}`);
+    (d.diag || d.r == null ? '' : `\nchange from baseline ${fmtChange(d.change)}, baseline spread ${fmtR(d.spread)}${d.flagged ? ' — FLAGGED' : ''}`);
   const fig = chartFigure({
     testid: 'trace-matrices',
     caption: 'Spearman correlation of each metric pair, mean over the runs of each level. Outlined in red: changed beyond the baseline spread.',
-    summary: `${levels.length} correlation matrices of ${w.metrics.length} metrics (${w.metrics.join(', ')}); ${flagged.length / 2} pair-levels flagged; ${undefinedCells.length / 2} undefined cells.`,
+    summary: `${levels.length} correlation matrices of ${w.metrics.length} metrics (${w.metrics.join(', ')}); ${flagged.length / 2} pair-levels flagged; ${undefinedCells.filter((d) => !d.diag).length / 2} pair-levels and ${undefinedCells.filter((d) => d.diag).length} diagonal cells undefined (constant metrics).`,
     draw: (width) => {
       const side = Math.max(140, Math.min(260, (width - 40) / Math.min(levels.length, 4) - 20));
-      return Plot.plot({
+      const out = Plot.plot({
         ...baseOptions(width),
         height: side + 60 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
         marginLeft: 16 + 6.5 * Math.max(...w.metrics.map((m) => m.length)),
@@ -213,18 +221,44 @@ function matrices(w) {
         fx: { domain: levels, label: null },
         x: { domain: w.metrics, label: null, tickRotate: -35 },
         y: { domain: w.metrics, label: null },
-        color: { type: 'linear', domain: [-1, 1], scheme: 'RdBu', legend: true, label: 'Spearman ρ' },
+        color: {
+          type: 'linear', domain: [-1, 1], scheme: 'RdBu', legend: true, label: 'Spearman ρ',
+          ticks: [-1, -0.5, 0, 0.5, 1], tickFormat: fmtRho1, marginLeft: 12, marginRight: 12, width: 264,
+        },
         marks: [
-          Plot.cell(undefinedCells, { fx: 'level', x: 'x', y: 'y', fill: 'var(--neutral-bg)', inset: 1, title }),
+          Plot.cell(undefinedCells, { fx: 'level', x: 'x', y: 'y', fill: 'var(--neutral-bg)', inset: 1, title, className: 'trace-matrix-undefined' }),
           Plot.cell(defined, { fx: 'level', x: 'x', y: 'y', fill: 'r', inset: 1, title, className: 'trace-matrix-cell' }),
-          Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2.5, inset: 1, title }),
-          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => d.r.toFixed(2).replace('-', '−'), fontSize: w.metrics.length > 6 ? 8.5 : 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title }),
+          // The outline's stroke stays inside the cell (inset 2 + half of 2 px).
+          Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2, inset: 2, title, className: 'trace-matrix-flagged' }),
+          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => fmtRho2(d.r), fontSize: 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title, className: 'trace-matrix-label' }),
         ],
       });
+      fitLabels(out);
+      return out;
     },
   });
   fig.dataset.cells = String(defined.length);
   return fig;
+}
+
+const fmtRho2 = (r) => r.toFixed(2).replace('-', '−');
+const fmtRho1 = (r) => r.toFixed(1).replace('-', '−');
+
+/**
+ * Cell labels (at most "−0.00") only where they fit: the largest font of
+ * 10, 9 or 8 px whose label fits the cell (inset 1 each side), else none.
+ */
+function fitLabels(out) {
+  const labels = out.querySelectorAll('g.trace-matrix-label');
+  if (!labels.length) return;
+  const bw = out.scale('x')?.bandwidth ?? 0;
+  const bh = out.scale('y')?.bandwidth ?? 0;
+  // "−0.00" is about 3.3 em wide in the page's sans-serif fonts.
+  const size = [10, 9, 8].find((f) => 3.3 * f + 2 <= bw - 2 && f + 2 <= bh - 2);
+  for (const g of labels) {
+    if (size == null) g.remove();
+    else g.setAttribute('font-size', String(size));
+  }
 }
 
 /** Figures 4, 6, 7 of the seed: correlation against the instrumentation overhead. */
@@ -306,7 +340,7 @@ function changeTable(w, kind) {
     numCell('correlation', c.correlation, fmtR(c.correlation)),
     numCell('change', c.change, fmtChange(c.change)),
     numCell('spread', c.spread, fmtR(c.spread)),
-    h('td', { dataset: { stat: 'flagged', value: String(c.flagged) } }, c.flagged ? h('strong', { class: 'bad' }, 'flagged') : 'within spread'))));
+    h('td', { dataset: { stat: 'flagged', value: String(c.flagged) } }, verdict(c, inner)))));
   }
   const wrap = table({
     testid: `trace-${kind}-table`,
@@ -323,6 +357,15 @@ function changeTable(w, kind) {
 
 /** Figure 5 of the seed (the two signals side by side) and the warping path. */
 function alignmentBlock(w, view, redraw) {
+/** The verdict on one correlation: only a defined change can be within the spread. */
+function verdict(c, inner) {
+  if (c.flagged) return h('strong', { class: 'bad' }, 'flagged');
+  if (c.correlation == null) return h('span', { class: 'muted' }, inner ? 'undefined (a constant metric)' : 'undefined (constant metric or no alignment)');
+  if (c.change == null) return h('span', { class: 'muted' }, 'undefined at the baseline');
+  if (c.spread == null) return h('span', { class: 'muted' }, 'no baseline spread');
+  return 'within spread';
+}
+
   if (!w.examples.length) {
     return h('p', { class: 'muted', 'data-testid': 'trace-no-alignment' }, 'No instrumented run could be aligned to the baseline (see the runs table for the reason).');
   }
