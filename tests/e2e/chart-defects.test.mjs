@@ -217,7 +217,7 @@ test('Bottlenecks: overhead against working set has readable axes and every poin
       const yt = texts.filter((t) => t.group === 'y-axis tick label');
       assertNoOverlap(xt, `x tick labels at ${width} px`);
       assertNoOverlap(yt, `y tick labels at ${width} px`);
-      assertNoOverlap(texts.filter((t) => /x-axis/.test(t.group)), `x axis at ${width} px`);
+      assertNoOverlap(texts, `every label at ${width} px`);
       // x: exact binary sizes, powers of two, placed on a log2 axis.
       const xs = xt.map((t) => ({ v: parseBytes(t.text), px: t.x + t.w / 2, text: t.text }));
       assert.ok(xs.length >= 4, `${xs.length} x tick labels`);
@@ -368,8 +368,9 @@ test('Perturbation matrices draw nothing for an undefined correlation; its verdi
         f.y - half >= cell.y - 1 - 0.01 && f.y + f.h + half <= cell.y + cell.h + 1 + 0.01, `outline of ${key(f)} inside its cell`);
       assert.ok(f.x - half >= 0 && f.y - half >= 0 && f.x + f.w + half <= drawn.svgW && f.y + f.h + half <= drawn.svgH, `outline of ${key(f)} inside the SVG`);
     }
-    // The legend: one tick format, every label inside its SVG.
+    // The legend: one tick format, every label inside its SVG; metric names apart.
     const texts = await figureTexts(page, sel);
+    assertNoOverlap(texts.filter((t) => t.group === 'x-axis tick label' || t.group === 'fx-axis tick label').filter((t, i, all) => all.findIndex((u) => u.x === t.x && u.y === t.y) === i), 'matrix metric names');
     const legend = texts.filter((t) => t.legend && /^[−-]?\d/.test(plain(t.text)));
     assert.ok(legend.length >= 3, 'legend tick labels');
     assertInside(legend, 'correlation legend');

@@ -140,7 +140,7 @@ function overheadCurves(b) {
         // Base 2, so that the labels of the powers of two are kept.
         x: { type: 'log', base: 2, domain: xDomain, label: 'working set →', ticks: binaryTicks(xDomain, plotWidth), tickFormat: (v) => fmtBytes(v) },
         y: {
-          domain: yDomain, label: '↑ overhead (linear within ±0.1, logarithmic beyond)', grid: true,
+          domain: yDomain, label: '↑ overhead', grid: true,
           ticks: overheadTicks(yDomain, height - margin.top - margin.bottom).map(symlog),
           tickFormat: (t) => fmtOverheadTick(unsymlog(t)),
         },

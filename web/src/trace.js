@@ -209,24 +209,29 @@ function matrices(w) {
     (d.diag || d.r == null ? '' : `\nchange from baseline ${fmtChange(d.change)}, baseline spread ${fmtR(d.spread)}${d.flagged ? ' — FLAGGED' : ''}`);
   const fig = chartFigure({
     testid: 'trace-matrices',
-    caption: 'Spearman correlation of each metric pair, mean over the runs of each level. Outlined in red: changed beyond the baseline spread.',
+    caption: 'Spearman correlation of each metric pair, mean over the runs of each level. Outlined in red: changed beyond the baseline spread; dashed and empty: undefined (a metric constant in every run of the level).',
     summary: `${levels.length} correlation matrices of ${w.metrics.length} metrics (${w.metrics.join(', ')}); ${flagged.length / 2} pair-levels flagged; ${undefinedCells.filter((d) => !d.diag).length / 2} pair-levels and ${undefinedCells.filter((d) => d.diag).length} diagonal cells undefined (constant metrics).`,
     draw: (width) => {
       const side = Math.max(140, Math.min(260, (width - 40) / Math.min(levels.length, 4) - 20));
       const out = Plot.plot({
         ...baseOptions(width),
-        height: side + 60 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
+        height: side + 60 + 6.8 * Math.max(...w.metrics.map((m) => m.length)),
         marginLeft: 16 + 6.5 * Math.max(...w.metrics.map((m) => m.length)),
-        marginBottom: 20 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
+        marginBottom: 20 + 6.8 * Math.max(...w.metrics.map((m) => m.length)),
         fx: { domain: levels, label: null },
-        x: { domain: w.metrics, label: null, tickRotate: -35 },
+        // Upright names: slanted ones overlap once a cell is narrower than they are tall.
+        x: { domain: w.metrics, label: null, tickRotate: -90 },
         y: { domain: w.metrics, label: null },
         color: {
           type: 'linear', domain: [-1, 1], scheme: 'RdBu', legend: true, label: 'Spearman ρ',
           ticks: [-1, -0.5, 0, 0.5, 1], tickFormat: fmtRho1, marginLeft: 12, marginRight: 12, width: 264,
         },
         marks: [
-          Plot.cell(undefinedCells, { fx: 'level', x: 'x', y: 'y', fill: 'var(--neutral-bg)', inset: 1, title, className: 'trace-matrix-undefined' }),
+          // Undefined: an empty cell with a dashed border, unlike a ρ near 0.
+          Plot.cell(undefinedCells, {
+            fx: 'level', x: 'x', y: 'y', fill: 'var(--card)', stroke: 'var(--muted)', strokeOpacity: 0.6, strokeDasharray: '2 2', inset: 1.5,
+            title, className: 'trace-matrix-undefined',
+          }),
           Plot.cell(defined, { fx: 'level', x: 'x', y: 'y', fill: 'r', inset: 1, title, className: 'trace-matrix-cell' }),
           // The outline's stroke stays inside the cell (inset 2 + half of 2 px).
           Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2, inset: 2, title, className: 'trace-matrix-flagged' }),
