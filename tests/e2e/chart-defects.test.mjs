@@ -392,3 +392,91 @@ test('Perturbation matrices draw nothing for an undefined correlation; its verdi
     await close();
   }
 });
+
+test('Perturbation: signals in scaled units, labels inside, notes separated, counts exact', { timeout: 300_000 }, async () => {
+  const tr = run.trace;
+  const { page, problems, close } = await openPage('run.json');
+  try {
+    await waitChart(page, 'trace-signals');
+    const w = tr.workloads[0];
+    for (const metric of w.metrics) {
+      await page.selectOption('[data-testid=trace-example-metric]', metric);
+      await page.waitForFunction((m) => document.querySelector('figure[data-testid="trace-signals"] figcaption')?.textContent.startsWith(`${m}:`) &&
+        document.querySelector('figure[data-testid="trace-signals"] .chart-body svg'), metric);
+      const texts = await figureTexts(page, 'figure[data-testid="trace-signals"]');
+      assertInside(texts.filter((t) => !t.legend), `signals of ${metric}`);
+      const yt = texts.filter((t) => t.group === 'y-axis tick label');
+      for (const t of yt) {
+        const digits = plain(t.text).replace(/[^0-9]/g, '').replace(/^0+/, '');
+        assert.ok(!t.text.includes(',') && digits.length <= 4, `${metric}: y tick "${t.text}" in a scaled unit`);
+      }
+      const unit = tr.metrics.find((m) => m.name === metric)?.unit;
+      const label = texts.find((t) => t.group === 'y-axis label')?.text ?? '';
+      assert.ok(label.includes('(') && (unit !== 'ns' || /\((s|ms|µs|ns)\)/.test(label)), `${metric}: the y label names the unit: "${label}"`);
+    }
+    // The warping path: the x label clear of the tick labels.
+    const path = (await figureTexts(page, 'figure[data-testid="trace-path"]'));
+    assertInside(path, 'warping path');
+    assertNoOverlap(path.filter((t) => /x-axis/.test(t.group)), 'warping path x axis');
+    for (const id of ['trace-inner-overhead', 'trace-outer-overhead']) {
+      const t = await figureTexts(page, `figure[data-testid="${id}"]`);
+      assertNoOverlap(t.filter((x) => /x-axis/.test(x.group)), `${id} x axis`);
+    }
+    // Every run's notes, one per item, separated.
+    await page.click('details.trace-runs summary');
+    const notes = await page.$$eval('[data-testid=trace-run-row]', (rs) => rs.map((row) => ({
+      level: Number(row.dataset.level), repetition: Number(row.dataset.repetition), text: row.querySelector('[data-testid=trace-run-notes]')?.textContent ?? null,
+    })));
+    for (const n of notes) {
+      const r = w.runs.find((x) => x.level === n.level && x.repetition === n.repetition);
+      const want = [r.alignment_error ?? (r.outer ? null : 'the reference'), ...r.undefined].filter(Boolean);
+      assert.deepEqual(n.text ? n.text.split('; ') : [], want, `notes of level ${n.level} run ${n.repetition}`);
+    }
+    // Counts print exactly.
+    const counts = await page.$$eval('[data-testid=trace-run-row] [data-stat=instrumentation-count]', (tds) => tds.map((td) => [td.textContent, Number(td.dataset.value)]));
+    for (const [text, value] of counts) assert.equal(Number(plain(text).replaceAll(' ', '')), value, `count "${text}"`);
+    clean(problems);
+  } finally {
+    await close();
+  }
+});
+
+// ---------------------------------------------------------------- Clocks, Copy
+
+test('Clocks and Copy: step histograms and legends keep their labels inside, readable and apart', { timeout: 300_000 }, async () => {
+  for (const width of [1400, 1024]) {
+    const { page, problems, close } = await openPage('run.json', { viewport: { width, height: 900 } });
+    try {
+      await waitChart(page, 'step-histogram');
+      await page.waitForFunction(() => [...document.querySelectorAll('figure[data-testid="step-histogram"]')].every((f) => f.querySelector('.chart-body svg')));
+      const n = await page.locator('figure[data-testid="step-histogram"]').count();
+      const clocks = run.clocks.clocks.filter((c) => c.available && c.step_histogram.length);
+      assert.equal(n, clocks.length);
+      for (let i = 0; i < n; i++) {
+        const all = await page.evaluate((k) => {
+          const fig = document.querySelectorAll('figure[data-testid="step-histogram"]')[k];
+          const svg = fig.querySelector('.chart-body svg');
+          const s = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim()).map((t) => {
+            const r = t.getBoundingClientRect();
+            return { text: t.textContent, group: t.closest('g[aria-label]')?.getAttribute('aria-label') ?? '', x: r.x - s.x, y: r.y - s.y, w: r.width, h: r.height, svgW: s.width, svgH: s.height };
+          });
+        }, i);
+        const what = `${clocks[i].name} at ${width} px`;
+        assertInside(all, what);
+        const xAxis = all.filter((t) => /x-axis/.test(t.group));
+        assertNoOverlap(xAxis, `${what} x axis`);
+        for (const t of all.filter((x) => x.group === 'x-axis tick label')) {
+          const digits = plain(t.text).replace(/[^0-9]/g, '').replace(/^0+/, '');
+          assert.ok(digits.length <= 4, `${what}: x tick "${t.text}" has at most 4 significant digits`);
+        }
+      }
+      // The copy heat map's legend.
+      const copy = await figureTexts(page, 'figure[data-testid="copy-heatmap"]');
+      assertInside(copy, `copy heat map at ${width} px`);
+      clean(problems);
+    } finally {
+      await close();
+    }
+  }
+});

@@ -123,7 +123,11 @@ function heatMap(c, view) {
         marginBottom: 10,
         x: { domain: cols, label: 'alignment (bytes) →', axis: 'top', tickSize: 0 },
         y: { domain: rows, label: null, tickSize: 0 },
-        color: { scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 2, exact: true }) },
+        // Margins on the legend: its end ticks' labels are centred on its ends.
+        color: {
+          scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 2, exact: true }),
+          marginLeft: 16, marginRight: 16, width: 272,
+        },
         marks: [
           Plot.cell(missing, { x: 'col', y: 'row', fill: 'var(--neutral-bg)', inset: 1.5, rx: 4, className: 'copy-unavailable', ariaLabel: 'not measured', title }),
           Plot.cell(ok, { x: 'col', y: 'row', fill: 'value', inset: 1.5, rx: 4, className: 'copy-measured', ariaLabel: 'measured case', title }),

@@ -10,11 +10,11 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtSignedPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, timeUnit } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { PALETTE } from './clockcharts.js';
 
-const fmtR = (v) => fmtNum(v, { digits: 3 });
+const fmtR = (v) => fmtNum(v, { digits: 3 }).replace('-', '−');
 const fmtChange = (v) => (v == null || !Number.isFinite(v) ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${fmtNum(Math.abs(v), { digits: 3 })}`);
 const levelName = (l) => (l.level === 0 ? 'baseline (level 0)' : `level ${l.level}`);
 
@@ -151,7 +151,7 @@ function workloadBlock(t, w, view, redraw) {
     out.push(h('h4', {}, 'Outer correlation per level'));
     out.push(overheadChart(w, 'outer', view, redraw));
     out.push(changeTable(w, 'outer'));
-    out.push(alignmentBlock(w, view, redraw));
+    out.push(alignmentBlock(t, w, view, redraw));
   }
   out.push(runsTable(w));
   return out;
@@ -304,9 +304,11 @@ function overheadChart(w, kind, view, redraw) {
     draw: (width) => Plot.plot({
       ...baseOptions(width),
       height: 320,
+      marginBottom: 40,
       x: { label: 'wall-time overhead (%) →', nice: true },
       y: { label: inner ? '↑ inner Spearman ρ' : '↑ outer Spearman ρ', domain: inner ? [-1, 1] : [Math.min(0, ...points.map((p) => p.r)), 1], grid: true },
-      color: { domain: names.filter((_, i) => shown[i]), range: PALETTE, legend: true },
+      // The legend lists the series drawn (a constant metric has no point).
+      color: { domain: names.filter((n, i) => shown[i] && points.some((p) => p.series === n)), range: PALETTE, legend: true },
       marks: [
         Plot.areaY(bands.flatMap((b) => [{ ...b, overhead: Math.min(0, ...xs) }, { ...b, overhead: Math.max(0, ...xs) }]),
           { x: 'overhead', y1: 'lo', y2: 'hi', fill: 'series', fillOpacity: 0.1, z: 'series' }),
@@ -360,8 +362,6 @@ function changeTable(w, kind) {
   return wrap;
 }
 
-/** Figure 5 of the seed (the two signals side by side) and the warping path. */
-function alignmentBlock(w, view, redraw) {
 /** The verdict on one correlation: only a defined change can be within the spread. */
 function verdict(c, inner) {
   if (c.flagged) return h('strong', { class: 'bad' }, 'flagged');
@@ -371,6 +371,8 @@ function verdict(c, inner) {
   return 'within spread';
 }
 
+/** Figure 5 of the seed (the two signals side by side) and the warping path. */
+function alignmentBlock(t, w, view, redraw) {
   if (!w.examples.length) {
     return h('p', { class: 'muted', 'data-testid': 'trace-no-alignment' }, 'No instrumented run could be aligned to the baseline (see the runs table for the reason).');
   }
@@ -399,14 +401,30 @@ function verdict(c, inner) {
       run?.dtw_normalized_distance != null ? [' (normalized ', h('span', { 'data-testid': 'trace-dtw-normalized', dataset: { value: run.dtw_normalized_distance } }, fmtNum(run.dtw_normalized_distance)), ')'] : ' (symmetric1 is not normalizable)',
       `, path of ${fmtCount(ex.index1.length)} steps; outer ρ of ${view.traceMetric} in this run `,
       h('span', { 'data-testid': 'trace-example-outer', dataset: { value: run?.outer?.[mi] ?? '' } }, fmtR(run?.outer?.[mi])), '.'),
-    signals(w, ex, mi),
+    signals(t, w, ex, mi),
     pathChart(w, ex));
 }
 
-function signals(w, ex, mi) {
+/**
+ * The y axis of a metric in a scaled unit: a time in s, ms, µs or ns; other
+ * units in thousands, millions or billions, so that ticks keep few digits.
+ */
+function valueAxis(unit, values) {
+  const max = Math.max(0, ...values.map(Math.abs).filter(Number.isFinite));
+  if (unit === 'ns') {
+    const [scale, name] = timeUnit(max);
+    return { scale, label: name };
+  }
+  const k = Math.min(3, Math.max(0, Math.floor(Math.log10(max || 1) / 3)));
+  const scale = 10 ** (3 * k);
+  return { scale, label: ['', 'thousand ', 'million ', 'billion '][k] + (unit || 'units') };
+}
+
+function signals(t, w, ex, mi) {
   const base = w.reference_series[mi];
   const inst = ex.series[mi];
   const name = w.metrics[mi];
+  const axis = valueAxis(t.metrics.find((m) => m.name === name)?.unit, [...base, ...inst]);
   const raw = [
     ...base.map((v, i) => ({ panel: 'raw (by record)', t: i, v, run: 'baseline' })),
     ...inst.map((v, i) => ({ panel: 'raw (by record)', t: i, v, run: `level ${ex.level}` })),
@@ -427,7 +445,7 @@ function signals(w, ex, mi) {
       marginLeft: 64,
       fx: { domain: ['raw (by record)', 'aligned (by path step)'], label: null },
       x: { label: 'record / path step →' },
-      y: { label: `↑ ${name} per interval`, grid: true },
+      y: { label: `↑ ${name} per interval (${axis.label})`, grid: true, tickFormat: (v) => fmtNum(v / axis.scale, { digits: 6, exact: true }) },
       color: { domain: ['baseline', `level ${ex.level}`], range: ['var(--accent)', 'var(--series-2)'], legend: true },
       marks: [Plot.line(data, { fx: 'panel', x: 't', y: 'v', stroke: 'run', z: 'run', strokeWidth: 1.4 })],
     }),
@@ -449,6 +467,7 @@ function pathChart(w, ex) {
       return Plot.plot({
         ...baseOptions(side),
         height: side,
+        marginBottom: 40,
         x: { label: `level ${ex.level} record →`, domain: [0, Math.max(m - 1, 1)] },
         y: { label: '↑ baseline record', domain: [0, Math.max(n - 1, 1)] },
         marks: [
@@ -470,7 +489,7 @@ function runsTable(w) {
     numCell('instrumentation-count', r.instrumentation_count, fmtCount(r.instrumentation_count)),
     numCell('dtw-distance', r.dtw_distance, fmtNum(r.dtw_distance)),
     numCell('dtw-normalized', r.dtw_normalized_distance, fmtNum(r.dtw_normalized_distance)),
-    h('td', {}, r.alignment_error ?? (r.outer ? '' : 'the reference'), r.undefined.length ? ` ${r.undefined.join('; ')}` : '')));
+    h('td', { 'data-testid': 'trace-run-notes' }, [r.alignment_error ?? (r.outer ? null : 'the reference'), ...r.undefined].filter(Boolean).join('; '))));
   return h('details', { class: 'trace-runs' },
     h('summary', {}, `Every run (${fmtCount(w.runs.length)})`),
     table({
