@@ -95,9 +95,10 @@ async function checkNumbers(page, w) {
   const dist = await page.$eval('[data-testid=trace-dtw-distance]', (e) => e.dataset.value);
   assert.ok(sameNumber(num(dist), run.dtw_distance), `DTW distance ${dist} vs ${run.dtw_distance}`);
   assert.equal(Number(await page.$eval('[data-testid=trace-path]', (f) => f.dataset.steps)), ex.index1.length);
-  // One heat-map cell per defined matrix entry of every level.
-  const k = w.metrics.length;
-  const defined = w.levels.reduce((n, l) => n + k + 2 * l.inner.filter((c) => c.correlation != null).length, 0);
+  // One heat-map cell per defined matrix entry of every level: the diagonal
+  // of a metric not constant in some run of the level, and defined pairs.
+  const diag = (l) => w.metrics.filter((_, i) => w.runs.some((r) => r.level === l.level && r.matrix[i][i] != null)).length;
+  const defined = w.levels.reduce((n, l) => n + diag(l) + 2 * l.inner.filter((c) => c.correlation != null).length, 0);
   assert.equal(Number(await page.$eval('[data-testid=trace-matrices]', (f) => f.dataset.cells)), defined);
   assert.equal(await page.locator('[data-testid=trace-matrices] .trace-matrix-cell rect').count(), defined);
   // The overhead chart shows every pair, or (with many pairs) those flagged at some level.

@@ -7,7 +7,7 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell, later } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell, fmtFactor } from './executions.js';
 
@@ -19,13 +19,6 @@ const STRATEGY_TEXT = {
 };
 
 const STRATEGY_COLOURS = ['var(--accent)', 'var(--series-2)', '#2ca58d', '#b5479a', '#7a7a7a'];
-
-const fmtBytes = (n) => {
-  if (n == null) return '—';
-  if (n >= 1 << 20) return `${fmtNum(n / (1 << 20), { digits: 3, exact: true })} MiB`;
-  if (n >= 1 << 10) return `${fmtNum(n / (1 << 10), { digits: 3, exact: true })} KiB`;
-  return `${fmtCount(n)} B`;
-};
 
 export function allocCell(report, key) {
   const a = report.alloc;

@@ -9,16 +9,9 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell } from './executions.js';
-
-export const fmtBytes = (n) => {
-  if (n == null) return '—';
-  if (n >= 1 << 20) return `${fmtNum(n / (1 << 20), { digits: 3 })} MiB`;
-  if (n >= 1 << 10) return `${fmtNum(n / (1 << 10), { digits: 3 })} KiB`;
-  return `${fmtCount(n)} B`;
-};
 
 const fmtOverhead = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${fmtNum(Math.abs(v), { digits: 3 })}`);
 
@@ -89,7 +82,9 @@ function overheadBars(b) {
       height: 40 + 16 * order.length,
       marginLeft: 170,
       marginRight: 70,
-      x: { domain: [0, 1], label: 'share of measured time →', percent: true },
+      // Shares are fractions: the axis labels them as percentages (Plot's
+      // `percent` would multiply the values by 100 against a [0, 1] domain).
+      x: { domain: [0, 1], label: 'share of measured time →', tickFormat: (v) => `${Math.round(v * 100)}\u202f%` },
       y: { domain: order, label: null, tickSize: 0 },
       color: { domain: ['predicted', 'memory overhead'], range: ['var(--accent, #4269d0)', '#efb118'], legend: true },
       marks: [
@@ -102,7 +97,12 @@ function overheadBars(b) {
   return fig;
 }
 
-/** Overhead against working-set size, one line per kernel, cache sizes as rules. */
+/**
+ * Overhead against working-set size, one line per kernel, cache sizes as rules.
+ * The y axis is logarithmic in measured / predicted = 1 + overhead (never
+ * below 0), labelled as the overhead, with ticks where the points are; the x
+ * axis is logarithmic with ticks at powers of two, labelled exactly.
+ */
 function overheadCurves(b) {
   const pts = b.cases.filter(counted).map((c) => ({
     kernel: c.kernel, bytes: c.working_set_bytes, overhead: c.overhead.estimate, lo: c.overhead.lo, hi: c.overhead.hi,
@@ -113,28 +113,87 @@ function overheadCurves(b) {
     const ks = pts.filter((p) => p.kernel === k);
     return `${k}: ${fmtOverhead(ks[0].overhead)} at ${fmtBytes(ks[0].bytes)} to ${fmtOverhead(ks[ks.length - 1].overhead)} at ${fmtBytes(ks[ks.length - 1].bytes)}`;
   }).join('; ');
+  // A symmetric log scale drawn by hand on a linear one (Plot's own symlog
+  // and log scales label only ticks they deem round): linear within ±0.1,
+  // logarithmic beyond, so that −0.2…+3, where most regions are, gets room
+  // next to the few of +100 and more.
+  const ys = pts.flatMap((p) => [p.overhead, p.lo, p.hi]).filter((v) => v != null).map(symlog);
+  const pad = ys.length ? 0.04 * Math.max(Math.max(...ys) - Math.min(...ys), 0.5) : 0;
+  const yDomain = ys.length ? [Math.min(0, ...ys) - pad, Math.max(0, ...ys) + pad] : [symlog(-0.1), symlog(1)];
+  const sizes = [...pts.map((p) => p.bytes), ...b.caches.map((c) => c.bytes)].filter((v) => v > 0);
+  const xDomain = sizes.length ? [Math.min(...sizes) / 1.25, Math.max(...sizes) * 1.25] : [1024, 2 ** 20];
+  const height = 360;
+  const margin = { top: 24, bottom: 36 };
   const fig = chartFigure({
     testid: 'bottleneck-curves',
-    caption: 'Overhead (measured − predicted) / predicted against working-set size, per kernel (symmetric log scale). Vertical rules: cache sizes.',
+    caption: 'Overhead (measured − predicted) / predicted against working-set size, per kernel, with its CI; logarithmic axes (the vertical one linear within ±0.1). Vertical rules: cache sizes.',
     summary: summary || 'No timable region with a prediction.',
-    draw: (width) => Plot.plot({
-      ...baseOptions(width),
-      height: 360,
-      marginRight: 20,
-      x: { type: 'log', label: 'working set (bytes) →', tickFormat: (v) => fmtBytes(v) },
-      y: { type: 'symlog', label: '↑ overhead', grid: true, tickFormat: (v) => fmtNum(v, { digits: 2 }) },
-      color: { domain: kernels, legend: true },
-      marks: [
-        Plot.ruleY([0], { stroke: 'currentColor', strokeOpacity: 0.5 }),
-        Plot.ruleX(b.caches, { x: 'bytes', stroke: 'var(--muted, #888)', strokeDasharray: '4 3' }),
-        Plot.text(b.caches, { x: 'bytes', frameAnchor: 'top', text: 'name', dy: -2, dx: 3, textAnchor: 'start', fill: 'var(--muted, #888)' }),
-        Plot.ruleX(pts, { x: 'bytes', y1: 'lo', y2: 'hi', stroke: 'kernel', strokeOpacity: 0.4 }),
-        Plot.line(pts, { x: 'bytes', y: 'overhead', stroke: 'kernel', marker: 'circle', title: 'title' }),
-      ],
-    }),
+    draw: (width) => {
+      const plotWidth = width - 56 - 20;
+      return Plot.plot({
+        ...baseOptions(width),
+        height,
+        marginLeft: 56,
+        marginRight: 20,
+        marginTop: margin.top,
+        marginBottom: margin.bottom,
+        // Base 2, so that the labels of the powers of two are kept.
+        x: { type: 'log', base: 2, domain: xDomain, label: 'working set →', ticks: binaryTicks(xDomain, plotWidth), tickFormat: (v) => fmtBytes(v) },
+        y: {
+          domain: yDomain, label: '↑ overhead', grid: true,
+          ticks: overheadTicks(yDomain, height - margin.top - margin.bottom).map(symlog),
+          tickFormat: (t) => fmtOverheadTick(unsymlog(t)),
+        },
+        color: { domain: kernels, legend: true },
+        marks: [
+          Plot.ruleY([0], { stroke: 'currentColor', strokeOpacity: 0.5 }),
+          Plot.ruleX(b.caches, { x: 'bytes', stroke: 'var(--muted, #888)', strokeDasharray: '4 3' }),
+          Plot.text(b.caches, { x: 'bytes', frameAnchor: 'top', text: 'name', dy: -12, dx: 3, textAnchor: 'start', fill: 'var(--muted, #888)' }),
+          Plot.ruleX(pts, { x: 'bytes', y1: (p) => symlog(p.lo), y2: (p) => symlog(p.hi), stroke: 'kernel', strokeOpacity: 0.4 }),
+          Plot.line(pts, { x: 'bytes', y: (p) => symlog(p.overhead), stroke: 'kernel' }),
+          Plot.dot(pts, { x: 'bytes', y: (p) => symlog(p.overhead), fill: 'kernel', r: 3, title: 'title', className: 'bottleneck-point' }),
+        ],
+      });
+    },
   });
   fig.dataset.points = String(pts.length);
   return fig;
+}
+
+/** Powers of two inside [lo, hi], every 2^k-th so that labels stay ~70 px apart. */
+function binaryTicks([lo, hi], px) {
+  const k0 = Math.ceil(Math.log2(lo));
+  const k1 = Math.floor(Math.log2(hi));
+  const perPower = px / Math.max(Math.log2(hi / lo), 1e-9);
+  const step = [1, 2, 5, 10, 20].find((s) => s * perPower >= 70) ?? 20;
+  const ticks = [];
+  for (let k = Math.ceil(k0 / step) * step; k <= k1; k += step) ticks.push(2 ** k);
+  return ticks;
+}
+
+// Candidate overhead ticks, most wanted first: 0, then decades, then the
+// steps between them.
+const OVERHEAD_TICKS = [0, 1, 10, 100, 1000, 0.1, -0.1, -0.5, 3, 30, 300, 0.3, -0.3, 0.5, 2, 5, 20, 50, 200, 500,
+  0.2, -0.2, 0.05, -0.05, -0.9, 0.02, -0.02, 0.01, -0.01, -0.99];
+
+const SYMLOG_LINEAR = 0.1;
+const symlog = (v) => Math.sign(v) * Math.log10(1 + Math.abs(v) / SYMLOG_LINEAR);
+const unsymlog = (t) => Math.sign(t) * SYMLOG_LINEAR * (10 ** Math.abs(t) - 1);
+
+/** Overhead ticks inside the (symlog) domain, at least 18 px apart. */
+function overheadTicks([lo, hi], px) {
+  const pos = (v) => (symlog(v) - lo) / (hi - lo) * px;
+  const chosen = [];
+  for (const v of OVERHEAD_TICKS) {
+    if (symlog(v) < lo || symlog(v) > hi) continue;
+    if (chosen.every((c) => Math.abs(pos(c) - pos(v)) >= 18)) chosen.push(v);
+  }
+  return chosen.sort((a, b) => a - b);
+}
+
+function fmtOverheadTick(v) {
+  const r = Math.round(v * 1000) / 1000;
+  return r === 0 ? '0' : `${r > 0 ? '+' : '−'}${fmtNum(Math.abs(r), { digits: 3, exact: true })}`;
 }
 
 function crossingsTable(b) {

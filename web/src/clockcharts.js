@@ -42,12 +42,6 @@ export function readCostChart(c, key) {
   });
 }
 
-/** Label powers of ten only (1, 10, 0.1 …) on a small log axis. */
-function decadeTick(v) {
-  const e = Math.log10(v);
-  return Math.abs(e - Math.round(e)) < 1e-9 ? fmtNum(v, { digits: 12, exact: true }) : '';
-}
-
 function logTick(v) {
   const s = String(v);
   // Label powers of ten and 2×, 5× between them; leave the rest unlabelled.
@@ -71,12 +65,16 @@ function stepHistogram(r) {
     `; the most frequent is ${fmtNs(r.modal_step_ns)}` +
     (r.steps_not_shown ? `; ${fmtCount(r.steps_not_shown)} larger steps not shown.` : '.');
   const logX = hi / lo > 20;
-  // Axis in one unit chosen for the steps' size — or, when they differ by
-  // under 1 % (a coarse clock's 4 ms ± a few ns), for their range — so that
-  // tick labels get the digits they need.
-  const narrow = lo !== hi && (hi - lo) / hi < 0.01;
-  const [scale, unit] = timeUnit(narrow ? hi - lo : hi);
-  const data = bins.map((b) => ({ ...b, x: b.step_ns / scale }));
+  // Steps that differ by under 1 % (a coarse clock's 4 ms ± 1 ns) are drawn
+  // as their difference from the most frequent step, in the unit of their
+  // range, so that tick labels say what differs.
+  const narrow = !logX && lo !== hi && (hi - lo) / hi < 0.01;
+  const ref = narrow ? (r.modal_step_ns ?? hi) : 0;
+  const [scale, unit] = logX ? [1, 'ns'] : timeUnit(narrow ? hi - lo : hi);
+  const data = bins.map((b) => ({ ...b, x: (b.step_ns - ref) / scale }));
+  // Few distinct steps: a tick at each of them, nothing in between.
+  const exactTicks = bins.length <= 4 ? data.map((d) => d.x) : undefined;
+  const label = narrow ? `step − ${fmtNs(ref, { exact: true, digits: 12 })} (${unit}) →` : logX ? 'step →' : `step (${unit}) →`;
   return chartFigure({
     testid: 'step-histogram',
     className: 'small',
@@ -84,24 +82,43 @@ function stepHistogram(r) {
     summary,
     draw: (width) => Plot.plot({
       ...baseOptions(width),
-      height: 130,
+      height: 140,
       marginLeft: 44,
       marginRight: 26,
-      marginBottom: 30,
+      marginBottom: 40,
       x: logX
-        ? { type: 'log', label: `step (${unit})`, tickFormat: decadeTick }
+        ? { type: 'log', label, ticks: decades(lo, hi, width - 70), tickFormat: (v) => fmtNs(v, { exact: true, digits: 12 }) }
         : {
-          label: `step (${unit})`, ticks: narrow ? 2 : 4, nice: lo !== hi,
-          tickFormat: (v) => fmtNum(v, { digits: 12, exact: true }),
-          domain: lo === hi ? [data[0].x * 0.5, data[0].x * 1.5] : undefined,
+          label, ticks: exactTicks ?? (narrow ? 2 : 4), nice: !exactTicks && lo !== hi,
+          tickFormat: (v) => fmtNum(v, { digits: 12, exact: true }).replace('-', '−'),
+          domain: lo === hi ? [data[0].x * 0.5, data[0].x * 1.5] : exactTicks ? padded(data.map((d) => d.x)) : undefined,
         },
       y: { label: 'count', ticks: 3, grid: true, tickFormat: (v) => (v >= 1000 ? `${fmtNum(v / 1000, { digits: 3, exact: true })}k` : fmtNum(v, { digits: 3, exact: true })) },
       marks: [
         Plot.ruleX(data, { x: 'x', y1: 0, y2: 'count', stroke: 'var(--accent)', strokeWidth: 2 }),
         Plot.dot(data, { x: 'x', y: 'count', r: 2, fill: 'var(--accent)', tip: true,
-          title: (b) => `step ${fmtNs(b.step_ns)}: ${fmtCount(b.count)} times` }),
+          title: (b) => `step ${fmtNs(b.step_ns, { exact: true, digits: 12 })}: ${fmtCount(b.count)} times` }),
         Plot.ruleY([0]),
       ],
     }),
   });
+}
+
+/** Powers of ten in [lo, hi], every other one when they would be under 48 px apart. */
+function decades(lo, hi, px) {
+  const e0 = Math.ceil(Math.log10(lo) - 1e-9);
+  const e1 = Math.floor(Math.log10(hi) + 1e-9);
+  const perDecade = px / Math.max(Math.log10(hi / lo), 1e-9);
+  const step = perDecade >= 48 ? 1 : perDecade >= 24 ? 2 : 3;
+  const out = [];
+  for (let e = e0; e <= e1; e += step) out.push(10 ** e);
+  return out;
+}
+
+/** A domain around a few values with a margin of a tenth of their range each side. */
+function padded(xs) {
+  const a = Math.min(...xs);
+  const b = Math.max(...xs);
+  const m = (b - a) * 0.1 || Math.abs(a) * 0.1 || 1;
+  return [a - m, b + m];
 }

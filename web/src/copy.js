@@ -7,7 +7,7 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell, fmtFactor } from './executions.js';
 
@@ -22,13 +22,6 @@ export function variantLabel(v) {
 const METRICS = {
   ns_per_byte: { label: 'ns per byte', short: 'ns/B', get: (c) => c.ns_per_byte, scheme: 'YlOrRd', better: 'lower is faster' },
   gb_per_s: { label: 'GB/s', short: 'GB/s', get: (c) => c.gb_per_s, scheme: 'YlGnBu', better: 'higher is faster' },
-};
-
-const fmtBytes = (n) => {
-  if (n == null) return '—';
-  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${fmtCount(n / (1 << 20))} MiB`;
-  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${fmtCount(n / (1 << 10))} KiB`;
-  return `${fmtCount(n)} B`;
 };
 
 let hatchCounter = 0;
@@ -76,7 +69,7 @@ function controls(c, view, redraw) {
   const name = `copy-metric-${++hatchCounter}`;
   return h('div', { class: 'copy-controls' },
     selectControl('Implementation', 'copy-impl', c.implementations, view.copyImpl, (v) => v, (v) => { view.copyImpl = v; redraw(); }),
-    selectControl('Length', 'copy-length', c.lengths, view.copyLen, (v) => `${fmtBytes(v)} (${fmtCount(v)} B)`,
+    selectControl('Length', 'copy-length', c.lengths, view.copyLen, (v) => (v < 1024 ? fmtBytes(v) : `${fmtBytes(v)} (${fmtCount(v)} B)`),
       (v) => { view.copyLen = Number(v); redraw(); }),
     h('fieldset', { class: 'segmented inline', 'data-testid': 'copy-metric' },
       h('legend', {}, 'Colour by'),
@@ -130,7 +123,11 @@ function heatMap(c, view) {
         marginBottom: 10,
         x: { domain: cols, label: 'alignment (bytes) →', axis: 'top', tickSize: 0 },
         y: { domain: rows, label: null, tickSize: 0 },
-        color: { scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 2, exact: true }) },
+        // Margins on the legend: its end ticks' labels are centred on its ends.
+        color: {
+          scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 2, exact: true }),
+          marginLeft: 16, marginRight: 16, width: 272,
+        },
         marks: [
           Plot.cell(missing, { x: 'col', y: 'row', fill: 'var(--neutral-bg)', inset: 1.5, rx: 4, className: 'copy-unavailable', ariaLabel: 'not measured', title }),
           Plot.cell(ok, { x: 'col', y: 'row', fill: 'value', inset: 1.5, rx: 4, className: 'copy-measured', ariaLabel: 'measured case', title }),

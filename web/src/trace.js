@@ -10,11 +10,11 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtSignedPercent } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, timeUnit } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { PALETTE } from './clockcharts.js';
 
-const fmtR = (v) => fmtNum(v, { digits: 3 });
+const fmtR = (v) => fmtNum(v, { digits: 3 }).replace('-', '−');
 const fmtChange = (v) => (v == null || !Number.isFinite(v) ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${fmtNum(Math.abs(v), { digits: 3 })}`);
 const levelName = (l) => (l.level === 0 ? 'baseline (level 0)' : `level ${l.level}`);
 
@@ -151,7 +151,7 @@ function workloadBlock(t, w, view, redraw) {
     out.push(h('h4', {}, 'Outer correlation per level'));
     out.push(overheadChart(w, 'outer', view, redraw));
     out.push(changeTable(w, 'outer'));
-    out.push(alignmentBlock(w, view, redraw));
+    out.push(alignmentBlock(t, w, view, redraw));
   }
   out.push(runsTable(w));
   return out;
@@ -181,11 +181,19 @@ function levelsTable(w) {
   });
 }
 
-/** One heat map per level: the mean inner correlation of each pair, diagonal 1. */
+/**
+ * One heat map per level: the mean inner correlation of each pair. The
+ * diagonal is the runs' own (1, or undefined for a metric constant in every
+ * run of the level): a constant metric has no correlation, not even with itself.
+ */
 function matrices(w) {
   const data = [];
   for (const l of w.levels) {
-    w.metrics.forEach((m) => data.push({ level: levelName(l), x: m, y: m, r: 1, diag: true, flagged: false }));
+    const runs = w.runs.filter((r) => r.level === l.level && r.matrix);
+    w.metrics.forEach((m, i) => {
+      const diag = runs.map((r) => r.matrix[i]?.[i]).find((v) => v != null) ?? null;
+      data.push({ level: levelName(l), x: m, y: m, r: diag, diag: true, flagged: false });
+    });
     w.pairs.forEach((p, i) => {
       const c = l.inner[i];
       for (const [x, y] of [[w.metrics[p.a], w.metrics[p.b]], [w.metrics[p.b], w.metrics[p.a]]]) {
@@ -198,33 +206,64 @@ function matrices(w) {
   const undefinedCells = data.filter((d) => d.r == null);
   const flagged = data.filter((d) => d.flagged);
   const title = (d) => `${d.level}: ${d.x} × ${d.y}\n` + (d.r == null ? 'undefined (a constant metric)' : `ρ = ${fmtR(d.r)}`) +
-    (d.diag ? '' : `\nchange from baseline ${fmtChange(d.change)}, baseline spread ${fmtR(d.spread)}${d.flagged ? ' — FLAGGED' : ''}`);
+    (d.diag || d.r == null ? '' : `\nchange from baseline ${fmtChange(d.change)}, baseline spread ${fmtR(d.spread)}${d.flagged ? ' — FLAGGED' : ''}`);
   const fig = chartFigure({
     testid: 'trace-matrices',
-    caption: 'Spearman correlation of each metric pair, mean over the runs of each level. Outlined in red: changed beyond the baseline spread.',
-    summary: `${levels.length} correlation matrices of ${w.metrics.length} metrics (${w.metrics.join(', ')}); ${flagged.length / 2} pair-levels flagged; ${undefinedCells.length / 2} undefined cells.`,
+    caption: 'Spearman correlation of each metric pair, mean over the runs of each level. Outlined in red: changed beyond the baseline spread; dashed and empty: undefined (a metric constant in every run of the level).',
+    summary: `${levels.length} correlation matrices of ${w.metrics.length} metrics (${w.metrics.join(', ')}); ${flagged.length / 2} pair-levels flagged; ${undefinedCells.filter((d) => !d.diag).length / 2} pair-levels and ${undefinedCells.filter((d) => d.diag).length} diagonal cells undefined (constant metrics).`,
     draw: (width) => {
       const side = Math.max(140, Math.min(260, (width - 40) / Math.min(levels.length, 4) - 20));
-      return Plot.plot({
+      const out = Plot.plot({
         ...baseOptions(width),
-        height: side + 60 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
+        height: side + 60 + 6.8 * Math.max(...w.metrics.map((m) => m.length)),
         marginLeft: 16 + 6.5 * Math.max(...w.metrics.map((m) => m.length)),
-        marginBottom: 20 + 5.5 * Math.max(...w.metrics.map((m) => m.length)),
+        marginBottom: 20 + 6.8 * Math.max(...w.metrics.map((m) => m.length)),
         fx: { domain: levels, label: null },
-        x: { domain: w.metrics, label: null, tickRotate: -35 },
+        // Upright names: slanted ones overlap once a cell is narrower than they are tall.
+        x: { domain: w.metrics, label: null, tickRotate: -90 },
         y: { domain: w.metrics, label: null },
-        color: { type: 'linear', domain: [-1, 1], scheme: 'RdBu', legend: true, label: 'Spearman ρ' },
+        color: {
+          type: 'linear', domain: [-1, 1], scheme: 'RdBu', legend: true, label: 'Spearman ρ',
+          ticks: [-1, -0.5, 0, 0.5, 1], tickFormat: fmtRho1, marginLeft: 12, marginRight: 12, width: 264,
+        },
         marks: [
-          Plot.cell(undefinedCells, { fx: 'level', x: 'x', y: 'y', fill: 'var(--neutral-bg)', inset: 1, title }),
+          // Undefined: an empty cell with a dashed border, unlike a ρ near 0.
+          Plot.cell(undefinedCells, {
+            fx: 'level', x: 'x', y: 'y', fill: 'var(--card)', stroke: 'var(--muted)', strokeOpacity: 0.6, strokeDasharray: '2 2', inset: 1.5,
+            title, className: 'trace-matrix-undefined',
+          }),
           Plot.cell(defined, { fx: 'level', x: 'x', y: 'y', fill: 'r', inset: 1, title, className: 'trace-matrix-cell' }),
-          Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2.5, inset: 1, title }),
-          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => d.r.toFixed(2).replace('-', '−'), fontSize: w.metrics.length > 6 ? 8.5 : 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title }),
+          // The outline's stroke stays inside the cell (inset 2 + half of 2 px).
+          Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2, inset: 2, title, className: 'trace-matrix-flagged' }),
+          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => fmtRho2(d.r), fontSize: 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title, className: 'trace-matrix-label' }),
         ],
       });
+      fitLabels(out);
+      return out;
     },
   });
   fig.dataset.cells = String(defined.length);
   return fig;
+}
+
+const fmtRho2 = (r) => r.toFixed(2).replace('-', '−');
+const fmtRho1 = (r) => r.toFixed(1).replace('-', '−');
+
+/**
+ * Cell labels (at most "−0.00") only where they fit: the largest font of
+ * 10, 9 or 8 px whose label fits the cell (inset 1 each side), else none.
+ */
+function fitLabels(out) {
+  const labels = out.querySelectorAll('g.trace-matrix-label');
+  if (!labels.length) return;
+  const bw = out.scale('x')?.bandwidth ?? 0;
+  const bh = out.scale('y')?.bandwidth ?? 0;
+  // "−0.00" is about 3.3 em wide in the page's sans-serif fonts.
+  const size = [10, 9, 8].find((f) => 3.3 * f + 2 <= bw - 2 && f + 2 <= bh - 2);
+  for (const g of labels) {
+    if (size == null) g.remove();
+    else g.setAttribute('font-size', String(size));
+  }
 }
 
 /** Figures 4, 6, 7 of the seed: correlation against the instrumentation overhead. */
@@ -265,9 +304,11 @@ function overheadChart(w, kind, view, redraw) {
     draw: (width) => Plot.plot({
       ...baseOptions(width),
       height: 320,
+      marginBottom: 40,
       x: { label: 'wall-time overhead (%) →', nice: true },
       y: { label: inner ? '↑ inner Spearman ρ' : '↑ outer Spearman ρ', domain: inner ? [-1, 1] : [Math.min(0, ...points.map((p) => p.r)), 1], grid: true },
-      color: { domain: names.filter((_, i) => shown[i]), range: PALETTE, legend: true },
+      // The legend lists the series drawn (a constant metric has no point).
+      color: { domain: names.filter((n, i) => shown[i] && points.some((p) => p.series === n)), range: PALETTE, legend: true },
       marks: [
         Plot.areaY(bands.flatMap((b) => [{ ...b, overhead: Math.min(0, ...xs) }, { ...b, overhead: Math.max(0, ...xs) }]),
           { x: 'overhead', y1: 'lo', y2: 'hi', fill: 'series', fillOpacity: 0.1, z: 'series' }),
@@ -306,7 +347,7 @@ function changeTable(w, kind) {
     numCell('correlation', c.correlation, fmtR(c.correlation)),
     numCell('change', c.change, fmtChange(c.change)),
     numCell('spread', c.spread, fmtR(c.spread)),
-    h('td', { dataset: { stat: 'flagged', value: String(c.flagged) } }, c.flagged ? h('strong', { class: 'bad' }, 'flagged') : 'within spread'))));
+    h('td', { dataset: { stat: 'flagged', value: String(c.flagged) } }, verdict(c, inner)))));
   }
   const wrap = table({
     testid: `trace-${kind}-table`,
@@ -321,8 +362,17 @@ function changeTable(w, kind) {
   return wrap;
 }
 
+/** The verdict on one correlation: only a defined change can be within the spread. */
+function verdict(c, inner) {
+  if (c.flagged) return h('strong', { class: 'bad' }, 'flagged');
+  if (c.correlation == null) return h('span', { class: 'muted' }, inner ? 'undefined (a constant metric)' : 'undefined (constant metric or no alignment)');
+  if (c.change == null) return h('span', { class: 'muted' }, 'undefined at the baseline');
+  if (c.spread == null) return h('span', { class: 'muted' }, 'no baseline spread');
+  return 'within spread';
+}
+
 /** Figure 5 of the seed (the two signals side by side) and the warping path. */
-function alignmentBlock(w, view, redraw) {
+function alignmentBlock(t, w, view, redraw) {
   if (!w.examples.length) {
     return h('p', { class: 'muted', 'data-testid': 'trace-no-alignment' }, 'No instrumented run could be aligned to the baseline (see the runs table for the reason).');
   }
@@ -351,14 +401,30 @@ function alignmentBlock(w, view, redraw) {
       run?.dtw_normalized_distance != null ? [' (normalized ', h('span', { 'data-testid': 'trace-dtw-normalized', dataset: { value: run.dtw_normalized_distance } }, fmtNum(run.dtw_normalized_distance)), ')'] : ' (symmetric1 is not normalizable)',
       `, path of ${fmtCount(ex.index1.length)} steps; outer ρ of ${view.traceMetric} in this run `,
       h('span', { 'data-testid': 'trace-example-outer', dataset: { value: run?.outer?.[mi] ?? '' } }, fmtR(run?.outer?.[mi])), '.'),
-    signals(w, ex, mi),
+    signals(t, w, ex, mi),
     pathChart(w, ex));
 }
 
-function signals(w, ex, mi) {
+/**
+ * The y axis of a metric in a scaled unit: a time in s, ms, µs or ns; other
+ * units in thousands, millions or billions, so that ticks keep few digits.
+ */
+function valueAxis(unit, values) {
+  const max = Math.max(0, ...values.map(Math.abs).filter(Number.isFinite));
+  if (unit === 'ns') {
+    const [scale, name] = timeUnit(max);
+    return { scale, label: name };
+  }
+  const k = Math.min(3, Math.max(0, Math.floor(Math.log10(max || 1) / 3)));
+  const scale = 10 ** (3 * k);
+  return { scale, label: ['', 'thousand ', 'million ', 'billion '][k] + (unit || 'units') };
+}
+
+function signals(t, w, ex, mi) {
   const base = w.reference_series[mi];
   const inst = ex.series[mi];
   const name = w.metrics[mi];
+  const axis = valueAxis(t.metrics.find((m) => m.name === name)?.unit, [...base, ...inst]);
   const raw = [
     ...base.map((v, i) => ({ panel: 'raw (by record)', t: i, v, run: 'baseline' })),
     ...inst.map((v, i) => ({ panel: 'raw (by record)', t: i, v, run: `level ${ex.level}` })),
@@ -379,7 +445,7 @@ function signals(w, ex, mi) {
       marginLeft: 64,
       fx: { domain: ['raw (by record)', 'aligned (by path step)'], label: null },
       x: { label: 'record / path step →' },
-      y: { label: `↑ ${name} per interval`, grid: true },
+      y: { label: `↑ ${name} per interval (${axis.label})`, grid: true, tickFormat: (v) => fmtNum(v / axis.scale, { digits: 6, exact: true }) },
       color: { domain: ['baseline', `level ${ex.level}`], range: ['var(--accent)', 'var(--series-2)'], legend: true },
       marks: [Plot.line(data, { fx: 'panel', x: 't', y: 'v', stroke: 'run', z: 'run', strokeWidth: 1.4 })],
     }),
@@ -401,6 +467,7 @@ function pathChart(w, ex) {
       return Plot.plot({
         ...baseOptions(side),
         height: side,
+        marginBottom: 40,
         x: { label: `level ${ex.level} record →`, domain: [0, Math.max(m - 1, 1)] },
         y: { label: '↑ baseline record', domain: [0, Math.max(n - 1, 1)] },
         marks: [
@@ -422,7 +489,7 @@ function runsTable(w) {
     numCell('instrumentation-count', r.instrumentation_count, fmtCount(r.instrumentation_count)),
     numCell('dtw-distance', r.dtw_distance, fmtNum(r.dtw_distance)),
     numCell('dtw-normalized', r.dtw_normalized_distance, fmtNum(r.dtw_normalized_distance)),
-    h('td', {}, r.alignment_error ?? (r.outer ? '' : 'the reference'), r.undefined.length ? ` ${r.undefined.join('; ')}` : '')));
+    h('td', { 'data-testid': 'trace-run-notes' }, [r.alignment_error ?? (r.outer ? null : 'the reference'), ...r.undefined].filter(Boolean).join('; '))));
   return h('details', { class: 'trace-runs' },
     h('summary', {}, `Every run (${fmtCount(w.runs.length)})`),
     table({

@@ -8,7 +8,11 @@ function grouped(str) {
 
 const fixedSig = new Map();
 const trimSig = new Map();
+const wholeFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 function fmtSig(x, digits, trim) {
+  // A number with more integer digits than `digits` keeps them all: rounding
+  // 31 987 500 to "31 990 000" would print invented zeros as if exact.
+  if (Math.abs(x) >= 10 ** digits) return grouped(wholeFmt.format(x));
   const cache = trim ? trimSig : fixedSig;
   let f = cache.get(digits);
   if (!f) {
@@ -51,10 +55,38 @@ export function fmtNum(x, { digits = 4, exact = false } = {}) {
   return fmtSig(x, digits, exact);
 }
 
-const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export function fmtCount(n) {
   if (n == null || !Number.isFinite(n)) return '—';
-  return grouped(intFmt.format(n));
+  return grouped(wholeFmt.format(n));
+}
+
+const BINARY_UNITS = [
+  [2 ** 40, 'TiB'],
+  [2 ** 30, 'GiB'],
+  [2 ** 20, 'MiB'],
+  [2 ** 10, 'KiB'],
+];
+
+/**
+ * A byte count, exactly: in the largest binary unit where it is at least 1
+ * and a whole number or ends in at most two decimals that are exact
+ * (1 MiB, 1.5 KiB, 1 014 KiB, 1 000 B, 100 003 B). Never rounded: sizes
+ * near a cache boundary must not read as the boundary.
+ */
+export function fmtBytes(n) {
+  if (n == null || !Number.isFinite(n)) return '—';
+  const a = Math.abs(n);
+  if (Number.isInteger(a)) {
+    for (const [scale, unit] of BINARY_UNITS) {
+      if (a >= scale && (a * 100) % scale === 0) return `${fmtExactDecimal(n / scale)}${NNBSP}${unit}`;
+    }
+  }
+  return `${fmtExactDecimal(n)}${NNBSP}B`;
+}
+
+const exactFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
+function fmtExactDecimal(x) {
+  return grouped(exactFmt.format(x)).replace('-', '−');
 }
 
 const mhzFmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
