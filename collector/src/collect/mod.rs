@@ -215,8 +215,17 @@ pub fn run(args: CollectArgs) -> ExitCode {
         host,
         suites: Vec::new(),
     };
-    // Write before measuring anything: an unwritable destination should fail
-    // now, not after minutes of work.
+    // One collection per output file, and write before measuring anything:
+    // an unwritable or busy destination should fail now, not after minutes
+    // of work.
+    let _lock = match output::OutLock::acquire(&out) {
+        Ok(lock) => lock,
+        Err(e) => {
+            progress.clear();
+            eprintln!("tickbook collect: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Err(e) = output::write_run(&out, &run) {
         progress.clear();
         eprintln!("tickbook collect: cannot write {}: {e}", out.display());
@@ -226,6 +235,16 @@ pub fn run(args: CollectArgs) -> ExitCode {
     // The file as of the last finished suite, and the running suite's name
     // and start, for `Ctx::checkpoint`.
     let saved = std::cell::RefCell::new((run.clone(), String::new(), SystemTime::now()));
+    // A full disk fails every later write the same way: say it once, and
+    // again only when the reason changes.
+    let last_write_error = std::cell::RefCell::new(String::new());
+    let write_failed_because = |e: std::io::Error| {
+        let msg = format!("cannot write {}: {e}", out.display());
+        if *last_write_error.borrow() != msg {
+            eprintln!("tickbook collect: {msg}; the file keeps the last suites written");
+            *last_write_error.borrow_mut() = msg;
+        }
+    };
     let checkpoint = |o: &SuiteOutput| {
         let mut saved = saved.borrow_mut();
         let (file, name, started) = &mut *saved;
@@ -245,7 +264,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
         let written = output::write_run(&out, file);
         file.suites.pop();
         if let Err(e) = written {
-            eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+            write_failed_because(e);
         }
     };
     let ctx = Ctx {
@@ -312,7 +331,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
         run.suites.push(suite);
         saved.borrow_mut().0.suites = run.suites.clone();
         if let Err(e) = output::write_run(&out, &run) {
-            eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+            write_failed_because(e);
             write_failed = true;
         }
     }
@@ -326,7 +345,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
     .to_string();
     run.ended_at = Some(timefmt::rfc3339(SystemTime::now()));
     if let Err(e) = output::write_run(&out, &run) {
-        eprintln!("tickbook collect: cannot write {}: {e}", out.display());
+        write_failed_because(e);
         write_failed = true;
     }
     progress.clear();

@@ -27,6 +27,88 @@ pub fn default_path(hostname: &str, started: SystemTime) -> PathBuf {
     PathBuf::from("results").join(format!("{host}-{}.json", super::timefmt::compact(started)))
 }
 
+/// Held while one `tickbook collect` owns its output file: two collections
+/// writing the same `--out` would each rename its own file over the other's
+/// after every suite, and one would lose its data. The lock is `flock` on a
+/// hidden `.<name>.lock` beside the file, removed when the run ends.
+pub struct OutLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl OutLock {
+    /// Takes the lock for `out`, or says who holds it. Never waits.
+    pub fn acquire(out: &Path) -> Result<OutLock, String> {
+        use std::os::unix::fs::MetadataExt;
+        use std::os::unix::io::AsRawFd;
+        let dir = match out.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = out
+            .file_name()
+            .ok_or_else(|| format!("{} has no file name", out.display()))?;
+        fs::create_dir_all(&dir).map_err(|e| {
+            format!(
+                "cannot write {}: cannot create {}: {e}",
+                out.display(),
+                dir.display()
+            )
+        })?;
+        let path = dir.join(format!(".{}.lock", name.to_string_lossy()));
+        // A holder removes the lock file as it ends; a file opened just
+        // before that is no longer the one at `path`, so check and retry.
+        for _ in 0..100 {
+            let file = fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| {
+                    format!(
+                        "cannot write {}: {e} (creating its lock {})",
+                        out.display(),
+                        path.display()
+                    )
+                })?;
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let holder = fs::read_to_string(&path).unwrap_or_default();
+                let holder = holder.trim();
+                return Err(format!(
+                    "another tickbook collect is writing {}{}; wait for it or choose another --out",
+                    out.display(),
+                    if holder.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (process {holder})")
+                    }
+                ));
+            }
+            let same = match (file.metadata(), fs::metadata(&path)) {
+                (Ok(a), Ok(b)) => a.ino() == b.ino() && a.dev() == b.dev(),
+                _ => false,
+            };
+            if same {
+                let mut file = file;
+                let _ = file.set_len(0);
+                let _ = write!(file, "{}", std::process::id());
+                return Ok(OutLock { file, path });
+            }
+        }
+        Err(format!("cannot take the lock {}", path.display()))
+    }
+}
+
+impl Drop for OutLock {
+    fn drop(&mut self) {
+        // Removed while still held, so no other run can hold a lock on it.
+        let _ = fs::remove_file(&self.path);
+        let _ = &self.file;
+    }
+}
+
 pub fn write_run(path: &Path, run: &RunFile) -> io::Result<()> {
     // Compact JSON: the sample arrays would be one number per line otherwise.
     let bytes = serde_json::to_vec(run).map_err(io::Error::other)?;
@@ -89,6 +171,29 @@ mod tests {
             default_path("", t),
             PathBuf::from("results/host-20261121T120301Z.json")
         );
+    }
+
+    #[test]
+    fn one_writer_per_output_file() {
+        let dir = std::env::temp_dir().join(format!("tickbook-lock-{}", std::process::id()));
+        let out = dir.join("run.json");
+        let first = OutLock::acquire(&out).unwrap();
+        let refused = OutLock::acquire(&out).err().unwrap();
+        assert!(
+            refused.contains("another tickbook collect is writing"),
+            "{refused}"
+        );
+        assert!(
+            refused.contains(&std::process::id().to_string()),
+            "{refused}"
+        );
+        // Another file in the same folder is not locked.
+        let other = OutLock::acquire(&dir.join("other.json")).unwrap();
+        drop(first);
+        assert!(!dir.join(".run.json.lock").exists(), "the lock is removed");
+        let again = OutLock::acquire(&out).unwrap();
+        drop((again, other));
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
