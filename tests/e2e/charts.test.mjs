@@ -393,11 +393,14 @@ const SPECS = {
     const name = s.caption.replace(/: distribution and per-execution means\.$/, '');
     const x = r.samples.series.find((v) => v.name === name);
     if (!x) { C.fail(`no series named "${name}"`); return; }
+    // The axis label names the unit the axis is in: a time unit, or the
+    // series' unit, perhaps in thousands, millions or billions.
     const label = axisLabel(s.plot, 'x');
-    const unit = x.unit_ns != null ? labelUnitNs(label) : null;
+    const unit = x.unit_ns != null ? labelUnitNs(label) : ({ thousand: 1e3, million: 1e6, billion: 1e9 }[(/\((thousand|million|billion) /.exec(label) ?? [])[1]] ?? 1);
     if (x.unit_ns != null && unit == null) C.fail(`x axis label "${label}" names no time unit`);
+    if (x.unit_ns == null && !label.includes(`${x.unit})`)) C.fail(`x axis label "${label}" names no unit ${x.unit}`);
     const v = (n) => (x.unit_ns != null ? n * x.unit_ns : n);
-    C.axes({ x: x.unit_ns != null ? { kind: 'time', toScale: (ns) => ns / (unit ?? 1) } : 'plain', y: null });
+    C.axes({ x: x.unit_ns != null ? { kind: 'time', toScale: (ns) => ns / (unit ?? 1) } : { kind: 'plain', toScale: (n) => n / unit }, y: null });
     const sm = x.summary;
     const fe = x.fences;
     const put = (el, n, what) => { if (!el) { C.fail(`${what}: not drawn`); return; } C.marks++; C.at('x', v(n), el.x1 ?? el.x, what); };
@@ -490,9 +493,14 @@ const SPECS = {
     const rings = group(s, 'dot', 1);
     C.count(rings.length, cal.largest_residuals.length, 'largest-residual rings');
     for (const el of rings) C.point(el, top[el.index].portable_ns, top[el.index].counter_ns, `${top[el.index].name} ring`);
-    for (const el of group(s, 'text')) {
+    const labels = s.plot.groups.filter((g) => g.label === 'text').flatMap((g) => g.elements);
+    C.count(labels.length, top.length, 'largest-residual names');
+    for (const el of labels) {
       const p = top.find((q) => q.name === el.text);
       if (!p) { C.fail(`label "${el.text}" names no largest residual`); continue; }
+      C.marks++;
+      // Beside its point: 10 px to the left (anchored at its end) or to the right.
+      C.at('x', p.portable_ns, el.x, `${p.name} label`, { shift: el.anchor === 'end' ? -10 : 10 });
       C.at('y', p.counter_ns, el.y, `${p.name} label`);
     }
     // The fitted line y = α + βx between the ends of the x axis.

@@ -459,7 +459,9 @@ export function parseTick(text, kind, axisLabel = '') {
     }
     default: {
       if (unit && unit !== '×') return { value: NaN, digits, unit, bad: true };
-      return { value, digits, unit };
+      // An axis "in millions" etc. says so in its label.
+      const f = { thousand: 1e3, million: 1e6, billion: 1e9 }[labelUnit(/\((thousand|million|billion)\b/)] ?? 1;
+      return { value: value * f, digits, unit };
     }
   }
 }
