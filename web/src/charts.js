@@ -84,5 +84,8 @@ export function baseOptions(width) {
     width,
     style: { fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' },
     marginLeft: 48,
+    // Plot's default 30 px is for its 10 px font: at 12 px the x axis label
+    // (bottom right) touched the last tick label.
+    marginBottom: 36,
   };
 }
