@@ -6,7 +6,7 @@
 
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
+import { chartFigure, baseOptions, legendTicks } from './charts.js';
 import { fmtNum, fmtCount, fmtNs, fmtPercent } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell, fmtFactor } from './executions.js';
@@ -130,7 +130,8 @@ function heatMap(c, view) {
         marginBottom: 10,
         x: { domain: cols, label: 'alignment (bytes) →', axis: 'top', tickSize: 0 },
         y: { domain: rows, label: null, tickSize: 0 },
-        color: { scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 2, exact: true }) },
+        color: { scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 4, exact: true }),
+          ticks: legendTicks(Math.min(...ok.map((d) => d.value)), Math.max(...ok.map((d) => d.value)), { log: true }) },
         marks: [
           Plot.cell(missing, { x: 'col', y: 'row', fill: 'var(--neutral-bg)', inset: 1.5, rx: 4, className: 'copy-unavailable', ariaLabel: 'not measured', title }),
           Plot.cell(ok, { x: 'col', y: 'row', fill: 'value', inset: 1.5, rx: 4, className: 'copy-measured', ariaLabel: 'measured case', title }),
