@@ -218,7 +218,9 @@ function matrices(w) {
           Plot.cell(undefinedCells, { fx: 'level', x: 'x', y: 'y', fill: 'var(--neutral-bg)', inset: 1, title }),
           Plot.cell(defined, { fx: 'level', x: 'x', y: 'y', fill: 'r', inset: 1, title, className: 'trace-matrix-cell' }),
           Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2.5, inset: 1, title }),
-          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => d.r.toFixed(2).replace('-', '−'), fontSize: w.metrics.length > 6 ? 8.5 : 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title }),
+          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => d.r.toFixed(2).replace('-', '−'), fontSize: w.metrics.length > 6 ? 8.5 : 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title,
+            // A halo: around |ρ| = 0.7 neither white nor black text reads on the cell alone.
+            stroke: (d) => (Math.abs(d.r) > 0.6 ? 'rgba(0,0,0,0.35)' : 'rgba(255,255,255,0.6)'), strokeWidth: 3, paintOrder: 'stroke' }),
         ],
       });
     },
