@@ -21,7 +21,7 @@ import {
   FIXTURES, checkPrerequisites, tempDir, analyzeJson, serve, openBrowser, waitForFiles, everySuiteCollection, IMPORT_FIXTURES,
 } from './harness.mjs';
 import {
-  snapshotCharts, settleCharts, ChartCheck, group, painted, classed, bandAt, mapScale, parseTick, axisLabel,
+  snapshotCharts, settleCharts, ChartCheck, group, painted, classed, bandAt, checkSequentialFill, parseColour, mapScale, parseTick, axisLabel,
   checkTextsInside, checkTickOverlap, checkLabelCollisions, checkLegends, checkContrast, listProblems,
 } from './marks.mjs';
 
@@ -531,6 +531,8 @@ const SPECS = {
       C.band('x', String(x.alignment), m.x, what, { labelSays: (t) => t === String(x.alignment) });
       C.band('y', s.scales.y.domain[x.variant - 1], m.y, what, { labelSays: (t) => t.startsWith(`${x.variant} ·`) });
     };
+    // Both schemes run light to dark: the larger the value, the darker the cell.
+    for (const p of checkSequentialFill(measured.map((el) => ({ value: ok[el.index][metric], fill: el.fill, what: `variant ${ok[el.index].variant} alignment ${ok[el.index].alignment}` })))) C.fail(p);
     for (const el of measured) {
       const x = ok[el.index];
       place(el, x, `variant ${x.variant} alignment ${x.alignment}`);
@@ -583,6 +585,20 @@ const SPECS = {
       if (v == null) C.fail(`${what}: drawn "${el.text}", the report has null`);
       else C.text(el.text, v.toFixed(2).replace('-', '−'), what);
     }
+    // Colour: RdBu, red below 0 and blue above, darker the further from 0.
+    const cells = group(s, 'cell', 0, classed('trace-matrix-cell'));
+    const painted0 = [];
+    for (const el of cells) {
+      const { level, xi, yi } = where(mid(el));
+      const v = level && xi >= 0 && yi >= 0 ? expected(level, xi, yi) : null;
+      const c = parseColour(el.fill);
+      C.marks++;
+      if (v == null || !c) { C.fail(`a coloured cell at (${mid(el).x}, ${mid(el).y}) whose value is ${v} (fill ${el.fill})`); continue; }
+      const what = `${levelName(level)}: ${w.metrics[xi]} × ${w.metrics[yi]}`;
+      if (Math.abs(v) > 0.1 && (v > 0) !== (c.b > c.r)) C.fail(`${what}: ρ = ${v.toFixed(2)} painted ${c.b > c.r ? 'blue' : 'red'}`);
+      painted0.push({ value: Math.abs(v), fill: el.fill, what });
+    }
+    for (const p of checkSequentialFill(painted0, { slack: 0.02 })) C.fail(p);
     // Undefined cells: each one the report leaves null.
     for (const el of group(s, 'cell', 0)) {
       const { level, xi, yi } = where(mid(el));

@@ -653,6 +653,34 @@ export function checkLabelCollisions(snapshot) {
   return problems;
 }
 
+/** "rgb(r, g, b)" or "#rrggbb" as {r, g, b}, or null. */
+export function parseColour(c) {
+  const m = /rgba?\(([^)]+)\)/.exec(c ?? '');
+  if (m) {
+    const [r, g, b] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r, g, b };
+  }
+  const h = /^#([0-9a-f]{6})$/i.exec(c ?? '');
+  return h ? { r: parseInt(h[1].slice(0, 2), 16), g: parseInt(h[1].slice(2, 4), 16), b: parseInt(h[1].slice(4, 6), 16) } : null;
+}
+
+/**
+ * Marks coloured on a sequential (light to dark) scheme: the larger the
+ * value, the darker (lower luminance) the fill. `items` [{value, fill, what}].
+ */
+export function checkSequentialFill(items, { slack = 0.002 } = {}) {
+  const problems = [];
+  const xs = items.map((i) => ({ ...i, lum: luminance(parseColour(i.fill) ?? { r: NaN, g: NaN, b: NaN }) }))
+    .sort((a, b) => a.value - b.value);
+  for (const x of xs) if (!Number.isFinite(x.lum)) problems.push(`${x.what}: fill "${x.fill}" is not a colour`);
+  for (let i = 1; i < xs.length; i++) {
+    if (xs[i].value > xs[i - 1].value && xs[i].lum > xs[i - 1].lum + slack) {
+      problems.push(`${xs[i].what} (${xs[i].value}) is painted lighter than ${xs[i - 1].what} (${xs[i - 1].value})`);
+    }
+  }
+  return problems;
+}
+
 /** WCAG relative luminance and contrast. */
 export function luminance({ r, g, b }) {
   const c = (v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
