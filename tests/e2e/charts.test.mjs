@@ -689,6 +689,16 @@ function overheadSpec(s, r, C, kind) {
   }
   const rings = group(s, 'dot', 1);
   C.count(rings.length, points.filter((p) => p.flagged).length, 'flagged rings');
+  for (const el of rings) {
+    const p = points.filter((q) => q.flagged)[el.index];
+    C.point(el, p.overhead, p.r, `ring of ${p.series} at level ${p.level}`);
+  }
+  // One line per series through its levels.
+  for (const el of group(s, 'line')) {
+    const ps = (el.index ?? []).map((i) => points[i]);
+    if (new Set(ps.map((p) => p.series)).size !== 1) C.fail(`a line through ${[...new Set(ps.map((p) => p.series))].join(', ')}`);
+    C.line(el, ps.map((p) => ({ x: p.overhead, y: p.r })), `${ps[0]?.series} line`);
+  }
 }
 
 /* ------------------------------------------------------------ the tests */
