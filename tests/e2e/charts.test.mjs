@@ -12,6 +12,10 @@
 //
 // One test per chart kind, one subtest per check, each named; each prints
 // what it measured ("bottleneck-bars: 1 chart, 88 marks, max error …").
+// While working on the checks, TICKBOOK_CHART_SNAPSHOTS=FILE keeps what the
+// page drew and reads it back from FILE on the next run (delete it after a
+// change to the page).
+
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -153,8 +157,6 @@ function readSparklines(page) {
 before(async () => {
   await checkPrerequisites();
   tmp = await tempDir();
-  // For work on the checks: TICKBOOK_CHART_SNAPSHOTS=file keeps what the
-  // page drew in that file and reads it from there next time.
   const cache = process.env.TICKBOOK_CHART_SNAPSHOTS;
   if (cache) {
     try {

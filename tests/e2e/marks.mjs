@@ -764,9 +764,23 @@ export class Errors {
   }
 }
 
-/** Short list of problems for an assertion message. */
+/**
+ * Short list of problems for an assertion message: problems of each kind
+ * in turn (the same message about other marks counts as one kind), so
+ * that one kind's many instances do not hide another.
+ */
 export function listProblems(problems, max = 12) {
-  const head = problems.slice(0, max).map((p) => `  - ${p}`).join('\n');
+  const kinds = new Map();
+  for (const p of problems) {
+    const k = p.replace(/^[^:]*: /, '').replace(/"[^"]*"/g, '"…"').replace(/[-+−]?[\d.]+(e[-+]?\d+)?/g, '#');
+    if (!kinds.has(k)) kinds.set(k, []);
+    kinds.get(k).push(p);
+  }
+  const picked = [];
+  for (let round = 0; picked.length < max && picked.length < problems.length; round++) {
+    for (const list of kinds.values()) if (list[round] && picked.length < max) picked.push(list[round]);
+  }
+  const head = picked.map((p) => `  - ${p}`).join('\n');
   return problems.length > max ? `${head}\n  … and ${problems.length - max} more` : head;
 }
 
