@@ -180,10 +180,11 @@ function calibrationChart(o, f, cal) {
           Plot.line(line, { x: 'x', y: 'y', stroke: 'var(--series-2)', strokeWidth: 2 }),
           Plot.dot(pts, { x: 'portable_ns', y: 'counter_ns', r: 3.5, fill: 'var(--accent)', fillOpacity: 0.8 }),
           Plot.dot(pts.filter((p) => top.has(p.name)), { x: 'portable_ns', y: 'counter_ns', r: 6.5, stroke: 'var(--bad)', strokeWidth: 1.5 }),
-          Plot.text(pts.filter((p) => top.has(p.name)), {
-            x: 'portable_ns', y: 'counter_ns', text: 'name', textAnchor: 'end', dx: -10, fill: 'var(--bad)',
+          // Names left of their point, or right of it in the left half (where the left margin would cut them).
+          ...[[(p) => p.portable_ns >= x1 / 2, 'end', -10], [(p) => p.portable_ns < x1 / 2, 'start', 10]].map(([side, textAnchor, dx]) => Plot.text(pts.filter((p) => top.has(p.name) && side(p)), {
+            x: 'portable_ns', y: 'counter_ns', text: 'name', textAnchor, dx, fill: 'var(--bad)',
             fontFamily: 'var(--mono)', fontSize: 11, stroke: 'var(--card)', strokeWidth: 3, paintOrder: 'stroke',
-          }),
+          })),
           Plot.tip(pts, Plot.pointer({
             x: 'portable_ns', y: 'counter_ns',
             title: (p) => `${p.name}\nportable ${fmtNs(p.portable_ns)}\ncounter ${fmtNs(p.counter_ns)}\nresidual ${signedNs(p.residual_ns)}`,

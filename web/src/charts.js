@@ -84,5 +84,36 @@ export function baseOptions(width) {
     width,
     style: { fontSize: '12px', fontFamily: 'inherit', overflow: 'visible' },
     marginLeft: 48,
+    // Plot's default 30 px is for its 10 px font: at 12 px the x axis label
+    // (bottom right) touched the last tick label.
+    marginBottom: 36,
   };
+}
+
+/**
+ * A few round values across [lo, hi] for a colour legend: powers of ten
+ * (or 1, 2, 5 × them) on a log scale spanning a decade or more, else evenly
+ * spaced 1-2-5 steps. Plot's own ticks for a log domain label every
+ * 1…9 × 10^k, and the legend's labels overran each other.
+ */
+export function legendTicks(lo, hi, { log = false, count = 4 } = {}) {
+  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return Number.isFinite(lo) ? [lo] : [];
+  const thin = (xs) => xs.filter((_, i) => i % Math.ceil(xs.length / count) === 0);
+  if (log && lo > 0 && hi / lo >= 10) {
+    const decades = [];
+    const mantissas = [];
+    for (let e = Math.floor(Math.log10(lo)); 10 ** e <= hi; e++) {
+      for (const m of [1, 2, 5]) {
+        const v = Number((m * 10 ** e).toPrecision(12));
+        if (v >= lo && v <= hi) (m === 1 ? decades : mantissas).push(v);
+      }
+    }
+    return thin(decades.length >= 2 ? decades : [...decades, ...mantissas].sort((a, b) => a - b));
+  }
+  const raw = (hi - lo) / count;
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const out = [];
+  for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-12); k++) out.push(Number((k * step).toPrecision(12)));
+  return out;
 }

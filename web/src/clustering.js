@@ -154,8 +154,9 @@ function dendrogram(f, c, cut) {
           x: -0.7, y: 'granularity_ns', text: (x) => `granularity ${fmtNs(x.granularity_ns)} (${STATISTICS[x.statistic] ?? x.statistic}): ${x.clusters} cluster${x.clusters === 1 ? '' : 's'}`,
           textAnchor: 'start', dy: -7, fill: 'var(--bad)', fontWeight: 600, stroke: 'var(--card)', strokeWidth: 4, paintOrder: 'stroke',
         }),
+        // dx and dy are not rotated with the text: dy puts the name under its leaf.
         Plot.text(leaves, {
-          x: 'i', y: 0, text: 'name', rotate: -90, textAnchor: 'end', dx: -7, fill: (l) => colour(l.k),
+          x: 'i', y: 0, text: 'name', rotate: -90, textAnchor: 'end', dy: 7, fill: (l) => colour(l.k),
           fontFamily: 'var(--mono)', fontSize: 11, lineAnchor: 'middle',
         }),
         Plot.dot(leaves, { x: 'i', y: 0, r: 2.5, fill: (l) => colour(l.k), title: (l) => `${l.name}: ${fmtNs(l.v)} (cluster ${l.k + 1})`, tip: true }),

@@ -6,7 +6,7 @@
 
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
+import { chartFigure, baseOptions, legendTicks } from './charts.js';
 import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
 import { ciCell, fmtFactor } from './executions.js';
@@ -123,9 +123,11 @@ function heatMap(c, view) {
         marginBottom: 10,
         x: { domain: cols, label: 'alignment (bytes) →', axis: 'top', tickSize: 0 },
         y: { domain: rows, label: null, tickSize: 0 },
-        // Margins on the legend: its end ticks' labels are centred on its ends.
+        // Margins on the legend: its end ticks' labels are centred on its
+        // ends; a few round ticks, so labels neither overlap nor repeat.
         color: {
-          scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 2, exact: true }),
+          scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 4, exact: true }),
+          ticks: legendTicks(Math.min(...ok.map((d) => d.value)), Math.max(...ok.map((d) => d.value)), { log: true }),
           marginLeft: 16, marginRight: 16, width: 272,
         },
         marks: [

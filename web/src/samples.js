@@ -101,10 +101,16 @@ function toolFigures(s) {
   });
 }
 
+/** Other units from 10 000 up in thousands, millions or billions, named in the axis label: "23,400,000" ticks overran each other. */
+function plainUnit(v, unit) {
+  for (const [from, scale, name] of [[1e9, 1e9, 'billion'], [1e6, 1e6, 'million'], [1e4, 1e3, 'thousand']]) if (Math.abs(v) >= from) return [scale, `${name} ${unit}`];
+  return [1, unit];
+}
+
 function boxPlot(x) {
   // Plot in the series' own unit scaled to a readable time unit (display only).
-  const [scale, unitLabel] = x.unit_ns != null ? timeUnit(x.summary.median * x.unit_ns) : [1, x.unit];
-  const k = x.unit_ns != null ? x.unit_ns / scale : 1;
+  const [scale, unitLabel] = x.unit_ns != null ? timeUnit(x.summary.median * x.unit_ns) : plainUnit(x.summary.median, x.unit);
+  const k = x.unit_ns != null ? x.unit_ns / scale : 1 / scale;
   const v = (n) => n * k;
   const sm = x.summary;
   const f = x.fences;

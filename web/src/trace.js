@@ -235,7 +235,11 @@ function matrices(w) {
           Plot.cell(defined, { fx: 'level', x: 'x', y: 'y', fill: 'r', inset: 1, title, className: 'trace-matrix-cell' }),
           // The outline's stroke stays inside the cell (inset 2 + half of 2 px).
           Plot.cell(flagged, { fx: 'level', x: 'x', y: 'y', fill: 'none', stroke: 'var(--bad)', strokeWidth: 2, inset: 2, title, className: 'trace-matrix-flagged' }),
-          Plot.text(defined, { fx: 'level', x: 'x', y: 'y', text: (d) => fmtRho2(d.r), fontSize: 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title, className: 'trace-matrix-label' }),
+          Plot.text(defined, {
+            fx: 'level', x: 'x', y: 'y', text: (d) => fmtRho2(d.r), fontSize: 10, fill: (d) => (Math.abs(d.r) > 0.6 ? '#fff' : '#111'), title, className: 'trace-matrix-label',
+            // A halo: around |ρ| = 0.7 neither white nor black text reads on the cell alone.
+            stroke: (d) => (Math.abs(d.r) > 0.6 ? 'rgba(0,0,0,0.35)' : 'rgba(255,255,255,0.6)'), strokeWidth: 3, paintOrder: 'stroke',
+          }),
         ],
       });
       fitLabels(out);
