@@ -22,11 +22,20 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
-    let dir = std::env::temp_dir().join(format!("tickbook-serve-test-{}", std::process::id()));
+    // One folder per server: tests run in parallel within this process.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("tickbook-serve-test-{}-{n}", std::process::id()));
     let (web, results) = (dir.join("web"), dir.join("results"));
     std::fs::create_dir_all(&web).unwrap();
     std::fs::create_dir_all(&results).unwrap();
-    std::fs::write(web.join("index.html"), "<!doctype html><title>page</title>").unwrap();
+    // The built page carries the policy serve widens to its own origin.
+    std::fs::write(
+        web.join("index.html"),
+        "<!doctype html><meta http-equiv=\"Content-Security-Policy\" \
+         content=\"default-src 'self'; connect-src 'none'\"><title>page</title>",
+    )
+    .unwrap();
     std::fs::write(results.join("run.json"), r#"{"secret":"host facts"}"#).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_tickbook"))
         .arg("serve")
@@ -100,7 +109,9 @@ fn serves_nothing_outside_its_folders_and_lists_no_folder() {
     let srv = start();
     let p = srv.port;
     let host = format!("Host: 127.0.0.1:{p}\r\n");
-    assert_eq!(get(p, "/", &host).0, 200);
+    let (code, page) = get(p, "/", &host);
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("connect-src 'self'"), "{page}");
     for path in [
         "/results/../web/index.html",
         "/results/%2e%2e/web/index.html",
