@@ -22,7 +22,9 @@ use tickbook_analysis::stats::QuantileType;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// Result files (tickbook runs or `samples` files).
+    /// Result files (tickbook runs, `samples` files, other harnesses'
+    /// results) and folders: a Criterion.rs folder is one file, any other
+    /// folder each JSON file in it.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print a JSON array of per-file reports (keys in docs/cli.md) instead of tables.
@@ -332,7 +334,7 @@ fn render_file(out: &mut String, r: &FileReport) {
         let _ = writeln!(out, "   {}", parts.join(" | "));
     }
     for w in warnings {
-        let _ = writeln!(out, "   warning: {w}");
+        let _ = writeln!(out, "   warning: {}", clean(w));
     }
     if let Some(c) = clocks {
         render_clocks(out, c);

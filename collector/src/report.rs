@@ -28,7 +28,8 @@ const PLACEHOLDER: &str = r#"<script type="application/json" id="tickbook-data">
 
 #[derive(Args)]
 pub struct ReportArgs {
-    /// Result files (tickbook runs or `samples` files), in the report's order.
+    /// Result files and folders (read as `tickbook analyze` reads them), in
+    /// the report's order.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Where to write the report (.html).

@@ -33,6 +33,9 @@ fn collect(suite: &str) -> (Suite, Duration) {
     assert!(res.status.success(), "exit {:?}\n{stderr}", res.status);
     let bytes = std::fs::read(&out).expect("output file exists");
     common::terminal_shows(&out, suite);
+    if suite == "ops" {
+        common::calibrated_terminal_agrees(&out);
+    }
     let _ = std::fs::remove_file(&out);
     let run = match read_document("out.json", &bytes) {
         Ok(Document::Run(r)) => r.run.clone(),

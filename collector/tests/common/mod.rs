@@ -342,6 +342,33 @@ pub fn terminal_shows(path: &std::path::Path, cell: &str) {
     );
 }
 
+/// An ops file's latency fit exported and applied back to it: the
+/// calibrated table agrees with `ops.calibrated` in `--json`.
+#[track_caller]
+pub fn calibrated_terminal_agrees(path: &std::path::Path) {
+    let fit = path.with_extension("fit.json");
+    let out = tickbook()
+        .arg("analyze")
+        .arg(path)
+        .arg("--export-fit")
+        .arg(&fit)
+        .output()
+        .expect("run tickbook");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let args = [
+        OsStr::new("--calibrate-with"),
+        fit.as_os_str(),
+        path.as_os_str(),
+    ];
+    let seen = terminal_agrees_with_json(&args);
+    let _ = std::fs::remove_file(&fit);
+    assert!(seen.iter().any(|c| c == "ops"), "{seen:?}");
+}
+
 /// `text` with every measured value in cell `title` of file `file` changed
 /// (each digit one up, 9 to 0); table headings and row keys (a line's first word)
 /// left alone, so that the check finds every table and row and fails on the
@@ -626,6 +653,37 @@ fn ops(lines: &[&str], o: &Value) {
         }
         if !op["core_cycles"].is_null() {
             agree_ci(t.get(r, "core cycles/op"), &op["core_cycles"], 1.0, &what);
+        }
+    }
+    if !o["calibrated"].is_null() {
+        let c = &o["calibrated"];
+        let t = table(lines, &["operation", "form", "portable", "calibrated"]);
+        let calibrated = arr(c, "ops");
+        assert_eq!(t.rows.len(), calibrated.len());
+        for (x, r) in calibrated.iter().zip(&t.rows) {
+            assert_eq!((r[0].as_str(), r[1].as_str()), (s(x, "name"), s(x, "form")));
+            agree(num(t.get(r, "portable")), f(x, "portable_ns"), "portable");
+            agree(
+                num(t.get(r, "calibrated")),
+                f(x, "calibrated_ns"),
+                "calibrated",
+            );
+            let interval = t
+                .header
+                .iter()
+                .find(|h| h.ends_with("interval"))
+                .expect("interval");
+            let (lo, hi) = range(t.get(r, interval)).expect("an interval");
+            agree(
+                Some(lo),
+                x["interval_ns"][0].as_f64().unwrap_or(f64::NAN),
+                "calibrated lo",
+            );
+            agree(
+                Some(hi),
+                x["interval_ns"][1].as_f64().unwrap_or(f64::NAN),
+                "calibrated hi",
+            );
         }
     }
     let forms = arr(o, "forms");
