@@ -60,6 +60,7 @@ pub fn render_bernoulli(out: &mut String, b: &BernoulliReport) {
         "target",
         "n",
         "m",
+        "set aside",
         "estimate Te",
         &interval,
         "reference",
@@ -75,6 +76,7 @@ pub fn render_bernoulli(out: &mut String, b: &BernoulliReport) {
             fmt_ns(e.target_ns),
             tr.n.to_string(),
             tr.m.to_string(),
+            tr.disturbed_n.to_string(),
             fmt_ns(e.estimate_ns),
             format!(
                 "{} to {}{}",
@@ -125,7 +127,7 @@ pub fn render_bernoulli(out: &mut String, b: &BernoulliReport) {
     if set_aside > 0 {
         let _ = writeln!(
             out,
-            "   {set_aside} trials were set aside as disturbed (the host took the CPU); see disturbed_* in --json"
+            "   {set_aside} trials were set aside as disturbed (the host took the CPU during their chunk): not in n and m"
         );
     }
     planner_table(out, b);

@@ -574,6 +574,11 @@ fn bernoulli(lines: &[&str], b: &Value) {
         let what = s(e, "name");
         assert_eq!(t.get(r, "n"), e["trials"]["n"].to_string(), "{what} n");
         assert_eq!(t.get(r, "m"), e["trials"]["m"].to_string(), "{what} m");
+        assert_eq!(
+            t.get(r, "set aside"),
+            e["trials"]["disturbed_n"].to_string(),
+            "{what} set aside"
+        );
         agree(
             num(t.get(r, "target")),
             f(e, "target_ns"),
