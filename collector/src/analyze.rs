@@ -4,24 +4,27 @@
 //! page renders, so `--json` prints exactly what the page shows. Bad files get
 //! one line each on stderr and a non-zero exit; good files are still shown.
 
+use crate::load::load_inputs;
 use clap::Args;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
+use tickbook_analysis::report::compare_files;
 use tickbook_analysis::report::{
-    analyze_bytes, analyze_entries, apply_calibration, CalibratedOps, CalibrationFit, ClocksReport,
-    FileReport, OpsView, Options, ReferenceClock, SamplesReport,
+    analyze_bytes, apply_calibration, CalibrationFit, ClocksReport, FileReport, OpsView, Options,
+    ReferenceClock, SamplesReport,
 };
-use tickbook_analysis::report::{compare_files, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// Result files (tickbook runs or `samples` files).
+    /// Result files (tickbook runs, `samples` files, other harnesses'
+    /// results) and folders: a Criterion.rs folder is one file, any other
+    /// folder each JSON file in it.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Print a JSON array of per-file reports (keys in docs/cli.md) instead of tables.
@@ -151,7 +154,8 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if args.compare {
         return compare(&args, &opts);
     }
-    if args.export_fit.is_some() && args.files.len() != 1 {
+    let inputs = load_inputs(&args.files);
+    if args.export_fit.is_some() && inputs.len() != 1 {
         eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
         return ExitCode::from(2);
     }
@@ -171,22 +175,11 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
-    let mut reports: Vec<FileReport> = args
-        .files
+    let mut reports: Vec<FileReport> = inputs
         .iter()
-        .map(|path| {
-            let name = path.display().to_string();
-            // A directory is a Criterion.rs output tree (target/criterion/…).
-            if path.is_dir() {
-                return match read_tree(path) {
-                    Ok(entries) => analyze_entries(&name, &entries, &opts),
-                    Err(e) => unreadable(&name, &e, &opts),
-                };
-            }
-            match std::fs::read(path) {
-                Ok(bytes) => analyze_bytes(&name, &bytes, &opts),
-                Err(e) => unreadable(&name, &e, &opts),
-            }
+        .map(|input| match &input.bytes {
+            Ok(bytes) => analyze_bytes(&input.name, bytes, &opts),
+            Err(message) => unreadable(&input.name, message, &opts),
         })
         .collect();
 
@@ -233,7 +226,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         for r in reports.iter().filter(|r| r.ok) {
             render_file(&mut out, r);
         }
-        out
+        clean_lines(&out)
     };
     print_and_exit(&text, failed)
 }
@@ -289,51 +282,40 @@ fn export_fit(r: &FileReport, form: &str, out: &std::path::Path) -> Result<(), S
     Ok(())
 }
 
-/// The `.json` files under `root` as (path relative to `root`, bytes), for
-/// `analyze_entries`. Symbolic links are not followed (no cycles); at most
-/// 100 000 files.
-pub(crate) fn read_tree(root: &std::path::Path) -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir)? {
-            let entry = entry?;
-            let kind = entry.file_type()?;
-            let path = entry.path();
-            if kind.is_dir() {
-                stack.push(path);
-            } else if kind.is_file() && path.extension().is_some_and(|x| x == "json") {
-                let rel = path.strip_prefix(root).unwrap_or(&path);
-                let rel = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
-                out.push((rel, std::fs::read(&path)?));
-                if out.len() > 100_000 {
-                    return Err(std::io::Error::other("more than 100 000 .json files"));
-                }
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// A file that cannot even be opened is reported like any other bad file.
-fn unreadable(name: &str, e: &std::io::Error, opts: &Options) -> FileReport {
+fn unreadable(name: &str, message: &str, opts: &Options) -> FileReport {
     let mut r = analyze_bytes(name, b"", opts);
     r.error = Some(ReadError {
         file: name.to_string(),
         path: None,
-        message: format!("cannot read the file: {e}"),
+        message: message.to_string(),
     });
     r
 }
 
+/// One file: its header, then every cell the page shows, in the page's order
+/// (web/src/notebook.js). The report is taken apart field by field, so a
+/// cell added to `FileReport` does not compile here until it has a table.
 fn render_file(out: &mut String, r: &FileReport) {
-    let _ = writeln!(out, "== {}", r.file);
-    if let Some(i) = &r.info {
+    let FileReport {
+        file,
+        ok: _,
+        error: _,
+        kind: _,
+        info,
+        warnings,
+        clocks,
+        samples,
+        bernoulli,
+        ops,
+        copy,
+        alloc,
+        bottleneck,
+        trace,
+        options: _,
+    } = r;
+    let _ = writeln!(out, "== {file}");
+    if let Some(i) = info {
         let mut parts = Vec::new();
         for (label, v) in [
             ("host", &i.host),
@@ -351,35 +333,58 @@ fn render_file(out: &mut String, r: &FileReport) {
         }
         let _ = writeln!(out, "   {}", parts.join(" | "));
     }
-    for w in &r.warnings {
-        let _ = writeln!(out, "   warning: {w}");
+    for w in warnings {
+        let _ = writeln!(out, "   warning: {}", clean(w));
     }
-    if let Some(c) = &r.clocks {
+    if let Some(c) = clocks {
         render_clocks(out, c);
     }
-    if let Some(b) = &r.bernoulli {
+    if let Some(b) = bernoulli {
         crate::analyze_timing::render_bernoulli(out, b);
     }
-    if let Some(o) = &r.ops {
+    if let Some(o) = ops {
         crate::analyze_timing::render_ops(out, o);
     }
-    if let Some(s) = &r.samples {
-        render_samples(out, s);
+    if let Some(c) = copy {
+        crate::analyze_memory::render_copy(out, c);
     }
-    if let Some(c) = r.ops.as_ref().and_then(|o| o.calibrated.as_ref()) {
-        render_calibrated(out, c);
+    if let Some(a) = alloc {
+        crate::analyze_memory::render_alloc(out, a);
     }
-    if let Some(t) = &r.trace {
+    if let Some(t) = trace {
         render_trace(out, t);
     }
-    if let Some(b) = &r.bottleneck {
-        render_bottleneck(out, b);
+    if let Some(b) = bottleneck {
+        crate::analyze_memory::render_bottleneck(out, b);
+    }
+    if let Some(s) = samples {
+        render_samples(out, s);
     }
     let _ = writeln!(out);
 }
 
+/// A cell's first line: `-- Title (what it is of)`, the page's cell title.
+pub(crate) fn cell_title(out: &mut String, title: &str, detail: &str) {
+    if detail.is_empty() {
+        let _ = writeln!(out, "\n-- {title}");
+    } else {
+        let _ = writeln!(out, "\n-- {title} ({detail})");
+    }
+}
+
+/// A table's title line inside a cell.
+pub(crate) fn subtitle(out: &mut String, text: &str) {
+    let _ = writeln!(out, "\n   {text}");
+}
+
+/// The Clocks cell: the clock table, scans, steps, the cross-CPU check, the
+/// TSC frequency sources and the fallbacks.
 fn render_clocks(out: &mut String, c: &ClocksReport) {
-    let _ = writeln!(out, "\n   Clocks (read cost timed by {})", c.reference);
+    cell_title(
+        out,
+        "Clocks",
+        &format!("read cost timed by {}", c.reference),
+    );
     let mut t = Table::new(&[
         "clock",
         "nominal",
@@ -409,13 +414,95 @@ fn render_clocks(out: &mut String, c: &ClocksReport) {
             opt_ns(row.modal_step_ns),
             opt_ns(row.read_cost.as_ref().map(|s| s.median)),
             opt_ns(row.read_cost_p99_ns),
-            row.violations.to_string(),
+            match row.largest_violation_ns {
+                Some(back) if row.violations > 0 => {
+                    format!("{}, up to {} back", row.violations, fmt_ns(back))
+                }
+                _ => row.violations.to_string(),
+            },
         ]);
     }
     t.render(out);
 
+    subtitle(
+        out,
+        "Scans (reads back to back) and read-cost batches; steps: the most frequent steps between consecutive reads",
+    );
+    let mut t = Table::new(&[
+        "clock",
+        "scan reads",
+        "scan time",
+        "stopped by",
+        "batch",
+        "timed by",
+        "steps (count)",
+    ])
+    .text(6);
+    for row in c.clocks.iter().filter(|r| r.available) {
+        let mut bins: Vec<&tickbook_analysis::report::StepBin> =
+            row.step_histogram.iter().collect();
+        bins.sort_by(|a, b| b.count.cmp(&a.count).then(a.step_ns.total_cmp(&b.step_ns)));
+        let shown = 4;
+        let mut steps: Vec<String> = steps_text(&bins[..bins.len().min(shown)]);
+        let others: u64 =
+            bins.iter().skip(shown).map(|b| b.count).sum::<u64>() + row.steps_not_shown;
+        if others > 0 {
+            steps.push(format!("{others} other"));
+        }
+        t.row(vec![
+            row.name.clone(),
+            row.scan_reads.to_string(),
+            opt_ns(row.scan_duration_ns),
+            row.scan_stopped_by.clone().unwrap_or_else(|| "—".into()),
+            row.read_cost_batch
+                .map(|b| b.to_string())
+                .unwrap_or_else(|| "—".into()),
+            row.read_cost_reference
+                .clone()
+                .unwrap_or_else(|| c.reference.clone()),
+            if steps.is_empty() {
+                "—".into()
+            } else {
+                steps.join(", ")
+            },
+        ]);
+    }
+    t.render(out);
+
+    if !c.cross_cpu.is_empty() {
+        subtitle(
+            out,
+            "Across CPUs: reads just before and after moving the thread; a skew below the smallest step cannot show",
+        );
+        let mut t = Table::new(&[
+            "clock",
+            "CPUs",
+            "moves",
+            "not moved",
+            "backwards",
+            "smallest step",
+            "median step",
+        ]);
+        for x in &c.cross_cpu {
+            t.row(vec![
+                x.clock.clone(),
+                x.cpus
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                x.migrations.to_string(),
+                x.not_moved.to_string(),
+                x.backwards.to_string(),
+                opt_ns(x.min_step_ns),
+                opt_ns(x.median_step_ns),
+            ]);
+        }
+        t.render(out);
+    }
+
     let f = &c.frequency;
-    let _ = writeln!(out, "\n   TSC frequency sources");
+    subtitle(out, "TSC frequency sources");
     let mut t = Table::new(&["source", "MHz", "ppm from median"]);
     for s in &f.sources {
         match s.hz {
@@ -433,6 +520,14 @@ fn render_clocks(out: &mut String, c: &ClocksReport) {
         }
     }
     t.render(out);
+    if let Some(hz) = f.median_hz {
+        let _ = writeln!(
+            out,
+            "   median of {} readable sources: {:.4} MHz",
+            f.readable.len(),
+            hz / 1e6
+        );
+    }
     if let Some(spread) = f.spread_ppm {
         let _ = writeln!(
             out,
@@ -443,23 +538,76 @@ fn render_clocks(out: &mut String, c: &ClocksReport) {
     if let (Some(hz), Some(src)) = (c.tsc_hz, &c.tsc_hz_source) {
         let _ = writeln!(out, "   ticks converted with {:.4} MHz ({src})", hz / 1e6);
     }
+    if c.fallbacks.is_empty() {
+        let _ = writeln!(out, "   fallbacks: none");
+    }
     for fb in &c.fallbacks {
         let _ = writeln!(out, "   fallback: {fb}");
     }
 }
 
+/// Steps with their counts, each step with as many digits as it takes to
+/// tell it from the others shown (a coarse clock's 3.999998 ms and 4.000002 ms).
+fn steps_text(bins: &[&tickbook_analysis::report::StepBin]) -> Vec<String> {
+    let mut digits = 4;
+    loop {
+        let texts: Vec<String> = bins
+            .iter()
+            .map(|b| {
+                let (scale, unit) = time_unit(b.step_ns);
+                format!("{} {unit}", sig(b.step_ns / scale, digits))
+            })
+            .collect();
+        let distinct = texts
+            .iter()
+            .enumerate()
+            .all(|(i, t)| !texts[..i].contains(t));
+        if distinct || digits >= 10 {
+            return texts
+                .into_iter()
+                .zip(bins)
+                .map(|(t, b)| format!("{t} ({})", b.count))
+                .collect();
+        }
+        digits += 1;
+    }
+}
+
+/// The Samples cell: the summary of every series, the execution statistics,
+/// the outliers, each execution, and the series clustered by cost.
 fn render_samples(out: &mut String, s: &SamplesReport) {
-    let _ = writeln!(out, "\n   Samples");
+    let qt = s
+        .series
+        .first()
+        .map(|x| x.summary.quantile_type.number().to_string())
+        .unwrap_or_default();
+    cell_title(
+        out,
+        "Samples",
+        &format!("all measurements of each series pooled; quartiles of Hyndman–Fan type {qt}"),
+    );
+    if let Some(d) = &s.description {
+        let _ = writeln!(out, "   {d}");
+    }
     let mut t = Table::new(&[
-        "series", "unit", "runs", "n", "min", "Q1", "median", "mean", "Q3", "max", "sd", "CV",
+        "series",
+        "executions",
+        "n",
+        "min",
+        "Q1",
+        "median",
+        "mean",
+        "Q3",
+        "max",
+        "sd",
+        "CV",
         "outliers",
     ]);
     for x in &s.series {
         let m = &x.summary;
-        let v = |v: f64| sig(v, 5);
+        let v = |v: f64| series_value(v, x);
         t.row(vec![
             x.name.clone(),
-            x.unit.clone(),
             x.executions.to_string(),
             m.n.to_string(),
             v(m.min),
@@ -468,43 +616,177 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
             v(m.mean),
             v(m.q3),
             v(m.max),
-            m.sd.map(v).unwrap_or_else(|| "-".into()),
-            m.cv.map(|c| format!("{:.2}%", c * 100.0))
-                .unwrap_or_else(|| "-".into()),
+            m.sd.map(v).unwrap_or_else(|| "—".into()),
+            m.cv.map(pct).unwrap_or_else(|| "—".into()),
             x.outliers.len().to_string(),
         ]);
     }
     t.render(out);
+    subtitle(
+        out,
+        "Execution statistics: between- against within-execution noise (impact factor 1 = no execution effect)",
+    );
     render_execution_stats(out, s);
+    render_execution_details(out, s);
+
+    let outliers: Vec<_> = s
+        .series
+        .iter()
+        .flat_map(|x| x.outliers.iter().map(move |o| (x, o)))
+        .collect();
+    if outliers.is_empty() {
+        subtitle(
+            out,
+            "Outliers: none (every measurement within the Tukey fences)",
+        );
+    } else {
+        subtitle(
+            out,
+            "Outliers: measurements outside the Tukey fences; execution and index are 0-based positions in the file",
+        );
+        let mut t = Table::new(&["series", "execution", "index", "value", "how far"]);
+        for (x, o) in outliers {
+            t.row(vec![
+                x.name.clone(),
+                o.execution.to_string(),
+                o.index.to_string(),
+                series_value(o.value, x),
+                if o.extreme {
+                    "extreme".into()
+                } else {
+                    "outlier".into()
+                },
+            ]);
+        }
+        t.render(out);
+    }
+
+    subtitle(out, "Per execution (one process run each)");
+    let mut t = Table::new(&["series", "execution", "n", "mean", "median", "sd"]);
     for x in &s.series {
-        for o in &x.outliers {
-            let _ = writeln!(
-                out,
-                "   outlier in {}: {} {} (execution {}, measurement {}{})",
-                x.name,
-                sig(o.value, 5),
-                x.unit,
-                o.execution,
-                o.index,
-                if o.extreme { ", extreme" } else { "" }
-            );
+        for (i, e) in x.per_execution.iter().enumerate() {
+            t.row(vec![
+                x.name.clone(),
+                i.to_string(),
+                e.n.to_string(),
+                series_value(e.mean, x),
+                series_value(e.median, x),
+                e.sd.map(|v| series_value(v, x))
+                    .unwrap_or_else(|| "—".into()),
+            ]);
         }
     }
+    t.render(out);
+
     if let Some(c) = &s.clustering {
-        let cuts: Vec<String> = c
-            .clustering
-            .cuts
-            .iter()
-            .map(|k| format!("{} {}", k.statistic, k.clusters))
-            .collect();
-        let _ = writeln!(
+        crate::analyze_timing::render_clustering(
             out,
-            "   clusters of {} series by mean cost ({} linkage), per granularity cut: {}",
-            c.names.len(),
-            format!("{:?}", c.clustering.method).to_lowercase(),
-            cuts.join(", ")
+            &format!("Clusters of series ({})", c.basis),
+            &c.clustering,
+            "series",
         );
+        if !c.left_out.is_empty() {
+            let left: Vec<String> = c
+                .left_out
+                .iter()
+                .map(|(n, u)| format!("{n} ({u})"))
+                .collect();
+            let _ = writeln!(out, "   left out (not a time unit): {}", left.join(", "));
+        }
     }
+}
+
+/// A value of a samples series: time units scaled (as the page's
+/// `fmtSeriesValue`), anything else with five significant digits and its unit.
+fn series_value(v: f64, x: &tickbook_analysis::report::SeriesReport) -> String {
+    match x.unit_ns {
+        Some(k) => fmt_ns(v * k),
+        None => format!("{} {}", sig(v, 5), x.unit),
+    }
+}
+
+/// What the page's execution-statistics block shows besides the line above:
+/// the variance components (T₁² within executions and T₂² between them,
+/// Kalibera and Jones's levels 1 and 2), the hierarchical bootstrap mean,
+/// the modes among execution means, and the planning table.
+fn render_execution_details(out: &mut String, s: &SamplesReport) {
+    let with: Vec<_> = s
+        .series
+        .iter()
+        .filter_map(|x| Some((x, x.execution_stats.as_ref()?)))
+        .collect();
+    if with.is_empty() {
+        return;
+    }
+    let mut t = Table::new(&[
+        "series",
+        "executions",
+        "T₁² (within)",
+        "T₂² (between)",
+        "mean, hierarchical bootstrap",
+        "modes among execution means",
+    ]);
+    for (x, e) in &with {
+        let sq = |v: Option<f64>| {
+            v.map(|v| format!("{} {}²", sig(v, 4), x.unit))
+                .unwrap_or_else(|| "—".into())
+        };
+        let re = e.random_effects.as_ref();
+        let modes = match &e.modes {
+            None => "—".to_string(),
+            Some(m) if m.k < 2 => "1".to_string(),
+            Some(m) => format!(
+                "{}: {}",
+                m.k,
+                m.centres
+                    .iter()
+                    .zip(&m.sizes)
+                    .map(|(c, n)| format!("{} ({n})", series_value(*c, x)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        t.row(vec![
+            x.name.clone(),
+            e.executions.to_string(),
+            sq(re.map(|r| r.t1_sq)),
+            sq(re.and_then(|r| r.t2_sq)),
+            ci_with(e.mean_hierarchical.as_ref(), |v| series_value(v, x)),
+            modes,
+        ]);
+    }
+    t.render(out);
+    let planned: Vec<_> = with
+        .iter()
+        .filter(|(_, e)| !e.planning.is_empty())
+        .collect();
+    if planned.is_empty() {
+        return;
+    }
+    subtitle(
+        out,
+        "Planning: for an execution costing as much as N measurements, the cost-optimal measurements per execution and the executions then needed for a ±1 % or ±5 % interval",
+    );
+    let mut t = Table::new(&[
+        "series",
+        "execution cost",
+        "measurements / execution",
+        "executions for ±1 %",
+        "executions for ±5 %",
+    ]);
+    let n = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
+    for (x, e) in planned {
+        for p in &e.planning {
+            t.row(vec![
+                x.name.clone(),
+                format!("{}", p.execution_cost),
+                n(p.measurements_per_execution),
+                n(p.executions_for_1pct),
+                n(p.executions_for_5pct),
+            ]);
+        }
+    }
+    t.render(out);
 }
 
 /// Per-series execution statistics (between- vs within-execution noise) and,
@@ -596,57 +878,21 @@ fn render_execution_stats(out: &mut String, s: &SamplesReport) {
     }
 }
 
-fn render_calibrated(out: &mut String, c: &CalibratedOps) {
-    let f = &c.fit;
-    let _ = writeln!(
-        out,
-        "\n   Calibrated with the {} fit of {}: counter ns = {} + {}·portable ns (r = {:.6}, n = {})",
-        f.form,
-        f.source_file,
-        sig(f.intercept, 5),
-        sig(f.slope, 6),
-        f.r,
-        f.n
-    );
-    for w in &c.warnings {
-        let _ = writeln!(out, "   warning: {w}");
-    }
-    let level = format!("{}%", sig(100.0 * f.confidence, 3));
-    let mut t = Table::new(&[
-        "operation",
-        "form",
-        "portable",
-        "calibrated",
-        &format!("{level} interval"),
-        "own counter",
-        "",
-    ]);
-    for r in &c.ops {
-        t.row(vec![
-            r.name.clone(),
-            r.form.clone(),
-            fmt_ns(r.portable_ns),
-            fmt_ns(r.calibrated_ns),
-            format!("{} to {}", fmt_ns(r.interval_ns.0), fmt_ns(r.interval_ns.1)),
-            opt_ns(r.measured_counter_ns),
-            if r.extrapolated {
-                "extrapolated".into()
-            } else {
-                String::new()
-            },
-        ]);
-    }
-    t.render(out);
-}
-
-/// Perturbation (trace suite): unavailable metrics, then per workload the
-/// levels with their overhead and flagged correlations.
+/// The Perturbation cell (trace suite): unavailable metrics, then per
+/// workload the levels, the inner and outer correlations against the
+/// baseline spread, the aligned examples and every run.
 fn render_trace(out: &mut String, t: &tickbook_analysis::report::TraceReport) {
-    let band = t.band.map(|b| format!(", band {b}")).unwrap_or_default();
-    let _ = writeln!(
+    let band = t
+        .band
+        .map(|b| format!(", Sakoe–Chiba band {b}"))
+        .unwrap_or_else(|| ", no band".into());
+    cell_title(
         out,
-        "\n   Perturbation (trace): Spearman inner/outer correlations, DTW {}{band}",
-        t.step_pattern.name()
+        "Perturbation",
+        &format!(
+            "Spearman inner and outer correlations; DTW {}{band}",
+            t.step_pattern.name()
+        ),
     );
     for u in &t.unavailable {
         let _ = writeln!(
@@ -655,186 +901,213 @@ fn render_trace(out: &mut String, t: &tickbook_analysis::report::TraceReport) {
             u.name, u.source, u.reason
         );
     }
-    let r3 = |v: Option<f64>| v.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into());
+    let r3 = |v: Option<f64>| v.map(|x| sig(x, 3)).unwrap_or_else(|| "—".into());
     for w in &t.workloads {
-        let _ = writeln!(
+        subtitle(
             out,
-            "\n   {}: {} runs ({} baseline), {} metrics ({}): {}",
-            w.name,
-            w.runs.len(),
-            w.baseline.runs,
-            w.metrics.len(),
-            w.class,
-            w.metrics.join(", ")
+            &format!(
+                "Workload {}: {} · sampled every {} · {} runs, {} baseline",
+                w.name,
+                w.description,
+                fmt_ns(w.interval_ns),
+                w.runs.len(),
+                w.baseline.runs
+            ),
         );
         if let Some(n) = &w.class_note {
-            let _ = writeln!(out, "   note: {n}");
+            let _ = writeln!(out, "   no hardware metrics: {n}");
         }
         for n in &w.notes {
             let _ = writeln!(out, "   note: {n}");
         }
+        let _ = writeln!(
+            out,
+            "   metrics analysed ({}): {}",
+            w.class,
+            w.metrics.join(", ")
+        );
+        for l in w.levels.iter().filter(|l| !l.description.is_empty()) {
+            let _ = writeln!(out, "   level {} instruments: {}", l.level, l.description);
+        }
         let mut tab = Table::new(&[
             "level",
             "runs",
+            "mean wall time",
             "overhead",
             "overhead CI",
-            "flagged inner",
-            "flagged outer",
+            "counter increments/run",
+            "flagged pairs",
+            "flagged metrics",
         ]);
         for l in &w.levels {
             tab.row(vec![
                 l.level.to_string(),
                 l.runs.to_string(),
-                l.overhead
-                    .map(|o| format!("{:+.2}%", 100.0 * o))
-                    .unwrap_or_else(|| "-".into()),
+                opt_ns(l.wall_ns_mean),
+                l.overhead.map(signed_pct).unwrap_or_else(|| "—".into()),
                 l.overhead_ci
-                    .map(|(a, b)| format!("{:+.2}% to {:+.2}%", 100.0 * a, 100.0 * b))
-                    .unwrap_or_else(|| "-".into()),
+                    .map(|(a, b)| format!("{} to {}", signed_pct(a), signed_pct(b)))
+                    .unwrap_or_else(|| "—".into()),
+                l.instrumentation_mean
+                    .map(|v| format!("{v:.0}"))
+                    .unwrap_or_else(|| "—".into()),
                 format!("{}/{}", l.flagged_inner, l.inner.len()),
                 format!("{}/{}", l.flagged_outer, l.outer.len()),
             ]);
         }
         tab.render(out);
-        for l in w.levels.iter().filter(|l| l.level > 0) {
-            for (p, c) in w.pairs.iter().zip(&l.inner).filter(|(_, c)| c.flagged) {
-                let _ = writeln!(
-                    out,
-                    "   level {}: inner {} = {} (change {}, baseline spread {})",
-                    l.level,
-                    p.label,
-                    r3(c.correlation),
-                    r3(c.change),
-                    r3(c.spread)
-                );
-            }
-            for (m, c) in w.metrics.iter().zip(&l.outer).filter(|(_, c)| c.flagged) {
-                let _ = writeln!(
-                    out,
-                    "   level {}: outer {} = {} (baseline drop up to {})",
-                    l.level,
-                    m,
-                    r3(c.correlation),
-                    r3(c.spread)
-                );
-            }
-        }
-    }
-}
-
-/// A duration in ns, scaled to ns/µs/ms/s with four significant digits.
-/// Bottlenecks: every region with its L1 prediction and overhead, then
-/// the share explained and the jumps at the cache boundaries.
-fn render_bottleneck(out: &mut String, b: &tickbook_analysis::report::BottleneckReport) {
-    let _ = writeln!(
-        out,
-        "\n   Bottlenecks (MTOOL): overhead = (measured − predicted) / predicted, predicted as if every access hit L1"
-    );
-    let _ = writeln!(
-        out,
-        "   clock {}: tick {}, read {}; timable ≥ {} ticks and ≥ {} reads",
-        b.clock,
-        fmt_ns(b.tick_ns),
-        fmt_ns(b.read_cost_ns),
-        b.min_tick_multiple,
-        b.min_read_multiple
-    );
-    let mut t = Table::new(&[
-        "kernel",
-        "working set",
-        "level",
-        "passes",
-        "measured",
-        "predicted",
-        "bound",
-        "overhead",
-        "95% CI",
-    ]);
-    for c in &b.cases {
-        let ws = if c.working_set_bytes >= 1 << 20 {
-            format!("{} MiB", sig(c.working_set_bytes as f64 / 1048576.0, 3))
-        } else {
-            format!("{} KiB", sig(c.working_set_bytes as f64 / 1024.0, 3))
-        };
-        let mut row = vec![
-            c.kernel.clone(),
-            ws,
-            c.level.clone(),
-            c.passes.to_string(),
-            opt_ns(c.measured_ns.as_ref().map(|m| m.estimate)),
-            opt_ns(c.predicted_ns),
-            c.bound.clone().unwrap_or_else(|| "-".into()),
-        ];
-        match (&c.overhead, c.timable) {
-            (Some(o), true) => {
-                row.push(format!("{:+.3}", o.estimate));
-                row.push(format!("[{:+.3}, {:+.3}]", o.lo, o.hi));
-            }
-            (_, false) => row.push(format!(
-                "not timable: {}",
-                c.untimable_reason.as_deref().unwrap_or("")
-            )),
-            (None, true) => row.push(format!(
-                "no prediction: missing {}",
-                c.missing_costs.join(", ")
-            )),
-        }
-        t.row(row);
-    }
-    t.render(out);
-    let e = &b.explained;
-    if let (Some(x), Some(u)) = (e.explained_share, e.unexplained_share) {
-        let _ = writeln!(
-            out,
-            "   {} timable regions ({} excluded): predictions explain {:.1} % of measured time; {:.1} % ({}) unexplained; memory operations covered {:.1} %",
-            e.regions,
-            e.excluded,
-            100.0 * x,
-            100.0 * u,
-            fmt_ns(e.unexplained_ns),
-            100.0 * e.memory_ops_covered.unwrap_or(f64::NAN)
-        );
-    }
-    for k in &b.kernels {
-        let jumps: Vec<String> = k
-            .crossings
+        let instrumented: Vec<_> = w.levels.iter().filter(|l| l.level > 0).collect();
+        let level_cols: Vec<String> = instrumented
             .iter()
-            .map(|c| {
-                format!(
-                    "{}→{} {:+.2} ({:+.2}→{:+.2})",
-                    c.from_level, c.to_level, c.jump, c.overhead_before, c.overhead_after
-                )
-            })
+            .map(|l| format!("level {} ρ", l.level))
             .collect();
-        let _ = writeln!(
-            out,
-            "   {}: {}",
-            k.name,
-            if jumps.is_empty() {
-                "no cache boundary crossed".to_string()
-            } else {
-                jumps.join(", ")
+        // One column per level: its mean correlation, `*` when the change
+        // from the baseline exceeds the baseline spread.
+        let marked = |c: &tickbook_analysis::report::Change| {
+            format!("{}{}", r3(c.correlation), mark(c.flagged))
+        };
+        if !w.pairs.is_empty() {
+            subtitle(
+                out,
+                "Inner correlation per pair: baseline mean and spread (range over baseline runs), then each level's mean; * = changed by more than the spread",
+            );
+            let mut head = vec!["pair", "baseline ρ", "baseline spread"];
+            head.extend(level_cols.iter().map(String::as_str));
+            let mut tab = Table::new(&head);
+            for (i, p) in w.pairs.iter().enumerate() {
+                let mut row = vec![
+                    p.label.clone(),
+                    r3(w.baseline.inner_mean.get(i).copied().flatten()),
+                    r3(w.baseline.inner_spread.get(i).copied().flatten()),
+                ];
+                row.extend(
+                    instrumented
+                        .iter()
+                        .map(|l| l.inner.get(i).map(marked).unwrap_or_else(|| "—".into())),
+                );
+                tab.row(row);
             }
-        );
+            tab.render(out);
+        }
+        if w.reference.is_some() && !w.metrics.is_empty() {
+            subtitle(
+                out,
+                "Outer correlation per metric (each run aligned to the first baseline run; 1 = unperturbed): baseline runs' mean and largest drop below 1, then each level's mean; * = dropped by more than that",
+            );
+            let mut head = vec!["metric", "baseline outer ρ", "baseline spread"];
+            head.extend(level_cols.iter().map(String::as_str));
+            let mut tab = Table::new(&head);
+            for (i, m) in w.metrics.iter().enumerate() {
+                let mut row = vec![
+                    m.clone(),
+                    r3(w.baseline.outer_mean.get(i).copied().flatten()),
+                    r3(w.baseline.outer_spread.get(i).copied().flatten()),
+                ];
+                row.extend(
+                    instrumented
+                        .iter()
+                        .map(|l| l.outer.get(i).map(marked).unwrap_or_else(|| "—".into())),
+                );
+                tab.row(row);
+            }
+            tab.render(out);
+            if let Some(r) = &w.reference {
+                for e in &w.examples {
+                    let _ = writeln!(
+                        out,
+                        "   aligned example: level {} run {} against baseline run {}, a warping path of {} steps",
+                        e.level,
+                        e.repetition,
+                        r.repetition,
+                        e.index1.len()
+                    );
+                }
+            }
+        }
+        subtitle(out, &format!("Every run of {}", w.name));
+        let mut tab = Table::new(&[
+            "level",
+            "run",
+            "records",
+            "wall time",
+            "counter increments",
+            "DTW distance",
+            "normalized",
+            "notes",
+        ]);
+        for r in &w.runs {
+            let mut notes = r.alignment_error.clone().unwrap_or_else(|| {
+                if r.outer.is_some() {
+                    ""
+                } else {
+                    "the reference"
+                }
+                .into()
+            });
+            if !r.undefined.is_empty() {
+                if !notes.is_empty() {
+                    notes.push_str("; ");
+                }
+                notes.push_str(&r.undefined.join("; "));
+            }
+            tab.row(vec![
+                r.level.to_string(),
+                r.repetition.to_string(),
+                r.records.to_string(),
+                fmt_ns(r.wall_ns),
+                r.instrumentation_count.to_string(),
+                r.dtw_distance
+                    .map(|v| sig(v, 4))
+                    .unwrap_or_else(|| "—".into()),
+                r.dtw_normalized_distance
+                    .map(|v| sig(v, 4))
+                    .unwrap_or_else(|| "—".into()),
+                notes,
+            ]);
+        }
+        tab.render(out);
     }
 }
 
+/// A duration in ns, scaled to ns/µs/ms/s with four significant digits
+/// (the unit chosen after rounding: 999.96 ns is 1.000 µs).
 pub fn fmt_ns(ns: f64) -> String {
-    let a = ns.abs();
-    let (v, unit) = if a >= 1e9 {
-        (ns / 1e9, "s")
-    } else if a >= 1e6 {
-        (ns / 1e6, "ms")
-    } else if a >= 1e3 {
-        (ns / 1e3, "µs")
-    } else {
-        (ns, "ns")
-    };
-    format!("{} {unit}", sig(v, 4))
+    let (scale, unit) = time_unit(ns);
+    format!("{} {unit}", sig(ns / scale, 4))
 }
 
-fn opt_ns(v: Option<f64>) -> String {
-    v.map(fmt_ns).unwrap_or_else(|| "-".into())
+/// The unit `fmt_ns` shows `ns` in, and its size in ns.
+fn time_unit(ns: f64) -> (f64, &'static str) {
+    let a = sig(ns, 4).parse::<f64>().unwrap_or(ns).abs();
+    if a >= 1e9 {
+        (1e9, "s")
+    } else if a >= 1e6 {
+        (1e6, "ms")
+    } else if a >= 1e3 {
+        (1e3, "µs")
+    } else {
+        (1.0, "ns")
+    }
+}
+
+/// A CI of durations, its ends in the estimate's unit: `296.9 µs [295.1, 298.0]`.
+pub(crate) fn ns_ci(ci: Option<&tickbook_analysis::stats::bootstrap::BootstrapCi>) -> String {
+    match ci {
+        Some(c) => {
+            let (scale, unit) = time_unit(c.estimate);
+            format!(
+                "{} {unit} [{}, {}]",
+                sig(c.estimate / scale, 4),
+                sig(c.lo / scale, 4),
+                sig(c.hi / scale, 4)
+            )
+        }
+        None => "—".into(),
+    }
+}
+
+pub(crate) fn opt_ns(v: Option<f64>) -> String {
+    v.map(fmt_ns).unwrap_or_else(|| "—".into())
 }
 
 /// `digits` significant digits, without exponent for everyday magnitudes.
@@ -842,18 +1115,129 @@ pub fn sig(v: f64, digits: usize) -> String {
     if v == 0.0 || !v.is_finite() {
         return format!("{v}");
     }
-    let mag = v.abs().log10().floor() as i32;
+    let digits = digits.max(1);
+    // The magnitude after rounding, so that 9.9996 to four digits is 10.00.
+    let e = format!("{:.*e}", digits - 1, v);
+    let mag: i32 = e
+        .rsplit('e')
+        .next()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0);
     if !(-4..=9).contains(&mag) {
-        return format!("{:.*e}", digits.saturating_sub(1), v);
+        return e;
     }
     let decimals = (digits as i32 - 1 - mag).max(0) as usize;
     format!("{v:.decimals$}")
 }
 
-/// Left-aligned text columns, numbers right-aligned.
+/// A confidence level or a planned share: 95%, 99.9%.
+pub(crate) fn level(x: f64) -> String {
+    let p = x * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}%")
+    } else {
+        format!("{}%", sig(p, 3))
+    }
+}
+
+/// A mark after a value: ` *` when `on`, else two spaces, so that marked
+/// and unmarked values stay aligned in a right-aligned column.
+pub(crate) fn mark(on: bool) -> &'static str {
+    if on {
+        " *"
+    } else {
+        "  "
+    }
+}
+
+/// A share as a percentage with three significant digits: 8.87%.
+pub(crate) fn pct(ratio: f64) -> String {
+    format!("{}%", sig(100.0 * ratio, 3))
+}
+
+/// A signed share: +12.3%, -4.56%, 0%.
+pub(crate) fn signed_pct(ratio: f64) -> String {
+    if ratio > 0.0 {
+        format!("+{}", pct(ratio))
+    } else {
+        pct(ratio)
+    }
+}
+
+/// A factor with three significant digits: 1.70×.
+pub(crate) fn factor(x: f64) -> String {
+    format!("{}×", sig(x, 3))
+}
+
+/// `estimate [lo, hi]` of a bootstrap CI, each formatted with `f`.
+pub(crate) fn ci_with(
+    ci: Option<&tickbook_analysis::stats::bootstrap::BootstrapCi>,
+    f: impl Fn(f64) -> String,
+) -> String {
+    match ci {
+        Some(c) => format!("{} [{}, {}]", f(c.estimate), f(c.lo), f(c.hi)),
+        None => "—".into(),
+    }
+}
+
+/// Bytes as B, KiB or MiB (three significant digits above 1 KiB).
+pub(crate) fn fmt_bytes(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{} MiB", sig(n as f64 / 1048576.0, 3))
+    } else if n >= 1 << 10 {
+        format!("{} KiB", sig(n as f64 / 1024.0, 3))
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// A wall time: ns to s below a minute, then min, h, days, years (the
+/// page's `fmtWall`).
+pub(crate) fn wall(ns: f64) -> String {
+    let s = ns / 1e9;
+    if s < 60.0 {
+        let (scale, unit) = time_unit(ns);
+        format!("{} {unit}", sig(ns / scale, 3))
+    } else if s < 3600.0 {
+        format!("{} min", sig(s / 60.0, 3))
+    } else if s < 86400.0 * 2.0 {
+        format!("{} h", sig(s / 3600.0, 3))
+    } else if s < 86400.0 * 365.0 * 2.0 {
+        format!("{} days", sig(s / 86400.0, 3))
+    } else {
+        format!("{} years", sig(s / (86400.0 * 365.25), 3))
+    }
+}
+
+/// Control characters in names from a file (escape sequences, newlines)
+/// shown escaped, so they can neither drive the terminal nor break a table.
+pub(crate) fn clean(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// `clean` line by line: the output's own line breaks kept.
+pub(crate) fn clean_lines(text: &str) -> String {
+    text.split('\n').map(clean).collect::<Vec<_>>().join("\n")
+}
+
+/// Text columns left-aligned; a column whose values are all numbers (or a
+/// placeholder) right-aligned, its heading too.
 pub(crate) struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
+    /// Columns kept left-aligned even when their values start with a digit.
+    text: Vec<usize>,
 }
 
 impl Table {
@@ -861,33 +1245,56 @@ impl Table {
         Table {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
+            text: Vec::new(),
         }
     }
 
+    /// Keep column `col` left-aligned (labels such as "1 distinct (0, 0)").
+    pub(crate) fn text(mut self, col: usize) -> Table {
+        self.text.push(col);
+        self
+    }
+
+    /// A row; one shorter than the heading ends in a note that spans the
+    /// remaining columns (an "unavailable: …" reason); extra cells go into
+    /// the last one.
     pub(crate) fn row(&mut self, cells: Vec<String>) {
+        let cols = self.header.len().max(1);
+        let mut cells: Vec<String> = cells.iter().map(|c| clean(c)).collect();
+        if cells.len() > cols {
+            let rest = cells.split_off(cols - 1).join("  ");
+            cells.push(rest);
+        }
         self.rows.push(cells);
     }
 
     pub(crate) fn render(&self, out: &mut String) {
         let cols = self.header.len();
+        let full = || self.rows.iter().filter(|r| r.len() == cols);
+        let placeholder = |c: &str| matches!(c, "—" | "-" | "n/a");
+        let number =
+            |c: &str| c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '+');
+        let numeric: Vec<bool> = (0..cols)
+            .map(|i| {
+                i > 0
+                    && !self.text.contains(&i)
+                    && full().any(|r| number(&r[i]) && !placeholder(&r[i]))
+                    && full().all(|r| number(&r[i]) || placeholder(&r[i]))
+            })
+            .collect();
         let mut width = vec![0usize; cols];
-        for r in std::iter::once(&self.header).chain(&self.rows) {
-            // A short row's last cell (an "unavailable: …" note) spans the rest.
-            if r.len() == cols {
-                for (w, c) in width.iter_mut().zip(r) {
-                    *w = (*w).max(c.chars().count());
-                }
+        for r in std::iter::once(&self.header).chain(full()) {
+            for (w, c) in width.iter_mut().zip(r) {
+                *w = (*w).max(c.chars().count());
             }
         }
         for r in std::iter::once(&self.header).chain(&self.rows) {
             let mut line = String::from("   ");
             for (i, c) in r.iter().enumerate() {
                 let pad = width[i].saturating_sub(c.chars().count());
-                let numeric = i > 0
-                    && c.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-' || ch == '+');
                 if r.len() < cols && i == r.len() - 1 {
                     line.push_str(c);
-                } else if numeric {
+                } else if numeric[i] {
                     line.push_str(&" ".repeat(pad));
                     line.push_str(c);
                 } else {
@@ -905,12 +1312,11 @@ impl Table {
 fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let mut read: Vec<(String, Vec<u8>)> = Vec::new();
     let mut failed = false;
-    for path in &args.files {
-        let name = path.display().to_string();
-        match std::fs::read(path) {
-            Ok(b) => read.push((name, b)),
+    for input in load_inputs(&args.files) {
+        match input.bytes {
+            Ok(b) => read.push((input.name, b)),
             Err(e) => {
-                eprintln!("error: {name}: cannot read the file: {e}");
+                eprintln!("error: {}: {e}", input.name);
                 failed = true;
             }
         }
@@ -930,90 +1336,9 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
             }
         }
     } else {
-        render_comparison(&report)
+        clean_lines(&crate::analyze_compare::render_comparison(&report))
     };
     print_and_exit(&text, failed)
-}
-
-fn render_comparison(r: &ComparisonReport) -> String {
-    use tickbook_analysis::report::compare::Verdict;
-    let mut out = String::new();
-    let name = |i: usize| r.files.get(i).map(|f| f.name.as_str()).unwrap_or("?");
-    if r.suites.is_empty() {
-        let _ = writeln!(
-            out,
-            "No suite is present in two or more readable files: nothing to compare."
-        );
-    }
-    for s in &r.suites {
-        let _ = writeln!(
-            out,
-            "== {} — {} · baseline {} · threshold {} % ({} of {} items different)",
-            s.suite,
-            s.statistic,
-            name(s.files[0]),
-            r.options.threshold * 100.0,
-            s.different,
-            s.items.len()
-        );
-        for it in &s.items {
-            let _ = writeln!(out, "  {}", it.key);
-            for (k, v) in it.values.iter().enumerate() {
-                let f = name(s.files[k]);
-                match v {
-                    Some(e) => {
-                        let _ = write!(
-                            out,
-                            "    {f}: {:.4} {} [{:.4}, {:.4}]",
-                            e.estimate, it.unit, e.lo, e.hi
-                        );
-                    }
-                    None => {
-                        let _ = write!(out, "    {f}: —");
-                    }
-                }
-                if k > 0 {
-                    if let Some(p) = it.against_baseline.get(k - 1) {
-                        let ratio = p
-                            .ratio
-                            .as_ref()
-                            .map(|c| format!("ratio {:.4} [{:.4}, {:.4}]", c.estimate, c.lo, c.hi))
-                            .unwrap_or_else(|| "ratio —".into());
-                        let verdict = match p.verdict {
-                            Verdict::Different => {
-                                format!("DIFFERENT, {} faster", p.faster.map(name).unwrap_or("?"))
-                            }
-                            Verdict::Same => "same".into(),
-                            Verdict::Missing => "no estimate".into(),
-                        };
-                        let _ = write!(out, " · {ratio} · {verdict}");
-                    }
-                }
-                out.push('\n');
-            }
-        }
-    }
-    for p in &r.pooled {
-        let files: Vec<&str> = p.files.iter().map(|&i| name(i)).collect();
-        let mean = p
-            .stats
-            .as_ref()
-            .and_then(|s| s.random_effects.as_ref())
-            .map(|re| match re.ci {
-                Some((lo, hi)) => format!("mean {:.4} {} [{:.4}, {:.4}]", re.mean, p.unit, lo, hi),
-                None => format!("mean {:.4} {}", re.mean, p.unit),
-            })
-            .unwrap_or_else(|| "no random-effects estimate".into());
-        let _ = writeln!(
-            out,
-            "pooled {} {} ({} executions from {}): {mean}",
-            p.suite,
-            p.key,
-            p.executions_per_file.iter().sum::<usize>(),
-            files.join(", ")
-        );
-    }
-    out
 }
 
 #[cfg(test)]
@@ -1028,5 +1353,30 @@ mod tests {
         assert_eq!(fmt_ns(4_000_000.0), "4.000 ms");
         assert_eq!(fmt_ns(18.25), "18.25 ns");
         assert_eq!(fmt_ns(1500.0), "1.500 µs");
+        // Rounding up to the next power of ten keeps the digit count and
+        // moves to the next unit.
+        assert_eq!(sig(9.9996, 4), "10.00");
+        assert_eq!(sig(-0.099996, 3), "-0.100");
+        assert_eq!(fmt_ns(999.96), "1.000 µs");
+        assert_eq!(sig(1.23456e-7, 3), "1.23e-7");
+    }
+
+    #[test]
+    fn tables_align_numbers_right_and_escape_control_characters() {
+        let mut t = Table::new(&["name", "value", "label"]).text(2);
+        t.row(vec![
+            "a\u{1b}[31m".into(),
+            "1.5 ns".into(),
+            "1 distinct".into(),
+        ]);
+        t.row(vec!["bb".into(), "—".into(), "2 same".into()]);
+        t.row(vec!["c".into(), "unavailable: no".into()]);
+        let mut out = String::new();
+        t.render(&mut out);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "   name          value  label");
+        assert_eq!(lines[1], "   a\\u{1b}[31m  1.5 ns  1 distinct");
+        assert_eq!(lines[2], "   bb                —  2 same");
+        assert_eq!(lines[3], "   c            unavailable: no");
     }
 }

@@ -2,8 +2,11 @@
 //! serve the notebook.
 
 mod analyze;
+mod analyze_compare;
+mod analyze_memory;
 mod analyze_timing;
 mod collect;
+mod load;
 mod report;
 mod serve;
 

@@ -28,7 +28,8 @@ const PLACEHOLDER: &str = r#"<script type="application/json" id="tickbook-data">
 
 #[derive(Args)]
 pub struct ReportArgs {
-    /// Result files (tickbook runs or `samples` files), in the report's order.
+    /// Result files and folders (read as `tickbook analyze` reads them), in
+    /// the report's order.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Where to write the report (.html).
@@ -79,11 +80,10 @@ pub fn run(args: ReportArgs) -> ExitCode {
         }
     };
     let mut failed = false;
-    let files: Vec<Value> = args
-        .files
-        .iter()
-        .map(|path| {
-            let (entry, error) = file_entry(path);
+    let files: Vec<Value> = crate::load::load_inputs(&args.files)
+        .into_iter()
+        .map(|input| {
+            let (entry, error) = file_entry(input);
             if let Some(e) = error {
                 failed = true;
                 eprintln!("error: {e}");
@@ -167,17 +167,10 @@ fn template(web_root: Option<&Path>) -> Result<String, String> {
 
 /// One file of the data block, and the error to print when it is bad (the
 /// file goes in either way: the page shows why it could not be read).
-fn file_entry(path: &Path) -> (Value, Option<String>) {
-    let name = path.display().to_string();
-    // A directory (a Criterion.rs tree) goes in as the page's folder bundle.
-    let read = if path.is_dir() {
-        crate::analyze::read_tree(path).map(|e| tickbook_analysis::import::folder_bundle(&e))
-    } else {
-        std::fs::read(path)
-    };
-    match read {
-        Err(e) => {
-            let message = format!("cannot read the file: {e}");
+fn file_entry(input: crate::load::Input) -> (Value, Option<String>) {
+    let name = input.name;
+    match input.bytes {
+        Err(message) => {
             let line = format!("{name}: {message}");
             (json!({ "name": name, "error": message }), Some(line))
         }

@@ -2,6 +2,8 @@
 //! real binary, read back with the analysis crate's reader and types, and
 //! properties of this machine checked from the stored samples.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -30,6 +32,10 @@ fn collect(suite: &str) -> (Suite, Duration) {
     );
     assert!(res.status.success(), "exit {:?}\n{stderr}", res.status);
     let bytes = std::fs::read(&out).expect("output file exists");
+    common::terminal_shows(&out, suite);
+    if suite == "ops" {
+        common::calibrated_terminal_agrees(&out);
+    }
     let _ = std::fs::remove_file(&out);
     let run = match read_document("out.json", &bytes) {
         Ok(Document::Run(r)) => r.run.clone(),

@@ -4,6 +4,8 @@
 //! and the pointer chase near its L1 prediction inside L1 and far above it
 //! past L2. Thresholds are loose: the reference machine is a loaded 2-core VM.
 
+mod common;
+
 use std::process::Command;
 use std::time::Instant;
 
@@ -31,6 +33,7 @@ fn quick_bottleneck_run_reads_back_and_diverges_past_l2() {
         String::from_utf8_lossy(&res.stderr)
     );
     let bytes = std::fs::read(&out).expect("output file exists");
+    common::terminal_shows(&out, "bottleneck");
     let _ = std::fs::remove_file(&out);
     let mut opts = Options::default();
     opts.bootstrap.resamples = 500;

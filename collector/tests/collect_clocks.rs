@@ -2,6 +2,8 @@
 //! and analysis the other front ends use, and check properties of the
 //! machine that must hold (not just that fields exist).
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -167,6 +169,7 @@ fn quick_clocks_run_is_valid_and_plausible() {
         }
         assert!(clocks.tsc_hz.is_some() && clocks.tsc_hz_source.is_some());
     }
+    common::terminal_shows(&out, "clocks");
     let _ = std::fs::remove_file(&out);
 }
 
@@ -235,6 +238,7 @@ fn sigint_leaves_a_valid_interrupted_file() {
         })
         .collect();
     assert!(leftovers.is_empty());
+    common::terminal_agrees_with_json(&[&out]);
     let _ = std::fs::remove_file(&out);
 }
 
@@ -280,5 +284,6 @@ fn without_a_counter_falls_back_and_says_so() {
         .find(|s| s.name == "calibration_monotonic_raw")
         .expect("calibration listed");
     assert!(cal.hz.is_none() && cal.error.is_some());
+    common::terminal_shows(&out, "clocks");
     let _ = std::fs::remove_file(&out);
 }

@@ -1,6 +1,8 @@
 //! End to end: the copy and alloc suites through the real binary, their data
 //! parsed into the format types, and properties that must hold checked.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -127,6 +129,7 @@ fn quick_copy_has_every_variant_and_alignment() {
             assert!(b > a * 10.0, "{imp}: {a} ns vs {b} ns");
         }
     }
+    common::terminal_shows(&out, "copy");
     let _ = std::fs::remove_file(&out);
 }
 
@@ -231,6 +234,7 @@ fn small_alloc_run_records_executions_failures_and_colours() {
             .unwrap_or("")
             .contains("frame"));
     }
+    common::terminal_shows(&out, "alloc");
     let _ = std::fs::remove_file(&out);
 }
 
@@ -307,6 +311,7 @@ fn killing_mid_run_keeps_finished_configurations() {
                 .contains("in progress"));
         }
         println!("signal {sig}: {finished} finished configurations kept");
+        common::terminal_shows(&out, "alloc");
         let _ = std::fs::remove_file(&out);
     }
 }

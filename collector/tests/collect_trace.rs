@@ -2,6 +2,8 @@
 //! file read by the analysis crate's reader, and the properties the trace
 //! suite promises checked on the data.
 
+mod common;
+
 use std::process::Command;
 use std::time::Instant;
 
@@ -228,6 +230,7 @@ fn quick_trace_has_workloads_levels_and_overhead() {
         "{:?}",
         suite.fallbacks
     );
+    common::terminal_shows(&out, "trace");
     let _ = std::fs::remove_file(&out);
 }
 
@@ -299,5 +302,6 @@ fn without_perf_events_software_metrics_come_from_proc() {
             );
         }
     }
+    common::terminal_shows(&out, "trace");
     let _ = std::fs::remove_file(&out);
 }

@@ -1,0 +1,145 @@
+//! The one way the command line reads its FILE arguments (`analyze`,
+//! `analyze --compare`, `report`), as the page's pickers read what is
+//! dropped on them (web/src/intake.js): a file is one input; a folder that
+//! holds Criterion.rs results (a `sample.json` anywhere in it) is one input,
+//! its JSON files bundled as the page bundles them
+//! (`import::folder_bundle`); any other folder is each JSON file in it.
+
+use std::path::{Path, PathBuf};
+
+/// Files a folder may hold before it is refused (the page stops at 20 000).
+const MAX_FOLDER_FILES: usize = 100_000;
+/// Criterion's previous run, change estimates and HTML reports: never read.
+const SKIP_DIRS: [&str; 3] = ["base", "change", "report"];
+
+/// One thing to analyse: its name and its bytes, or why they could not be
+/// read (a line for stderr, without the name).
+pub(crate) struct Input {
+    pub name: String,
+    pub bytes: Result<Vec<u8>, String>,
+}
+
+/// The inputs `paths` name, in order; a folder of result files gives one
+/// input per file, in path order.
+pub(crate) fn load_inputs(paths: &[PathBuf]) -> Vec<Input> {
+    let mut out = Vec::new();
+    for path in paths {
+        let name = path.display().to_string();
+        if !path.is_dir() {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"));
+            out.push(Input { name, bytes });
+            continue;
+        }
+        match json_files(path) {
+            Err(e) => out.push(Input {
+                name,
+                bytes: Err(format!("cannot read the folder: {e}")),
+            }),
+            Ok(files) if files.is_empty() => out.push(Input {
+                name,
+                bytes: Err("the folder holds no JSON files".into()),
+            }),
+            Ok(files)
+                if files
+                    .iter()
+                    .any(|f| f.ends_with("/sample.json") || f == "sample.json") =>
+            {
+                let bundle = files
+                    .iter()
+                    .map(|rel| Ok((rel.clone(), std::fs::read(path.join(rel))?)))
+                    .collect::<std::io::Result<Vec<_>>>()
+                    .map(|entries| tickbook_analysis::import::folder_bundle(&entries))
+                    .map_err(|e| format!("cannot read the folder: {e}"));
+                out.push(Input {
+                    name,
+                    bytes: bundle,
+                });
+            }
+            Ok(files) => {
+                for rel in files {
+                    let file = path.join(&rel);
+                    out.push(Input {
+                        name: file.display().to_string(),
+                        bytes: std::fs::read(&file)
+                            .map_err(|e| format!("cannot read the file: {e}")),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The JSON files (`.json`, `.ndjson`, `.jsonl`) under `root` as paths
+/// relative to it with `/` separators, sorted. Symbolic links are not
+/// followed (no cycles); `base`, `change` and `report` folders are skipped.
+fn json_files(root: &Path) -> std::io::Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            let name = entry.file_name();
+            if kind.is_dir() {
+                if !SKIP_DIRS.iter().any(|d| name == *d) {
+                    stack.push(path);
+                }
+            } else if kind.is_file()
+                && path.extension().is_some_and(|x| {
+                    ["json", "ndjson", "jsonl"]
+                        .iter()
+                        .any(|j| x.eq_ignore_ascii_case(j))
+                })
+            {
+                let rel = path.strip_prefix(root).unwrap_or(&path);
+                out.push(
+                    rel.components()
+                        .map(|c| c.as_os_str().to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                );
+                if out.len() > MAX_FOLDER_FILES {
+                    return Err(std::io::Error::other(format!(
+                        "more than {MAX_FOLDER_FILES} JSON files"
+                    )));
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures")
+            .join(rel)
+    }
+
+    #[test]
+    fn a_criterion_folder_is_one_bundle_and_other_folders_are_their_files() {
+        let inputs = load_inputs(&[fixture("import/criterion/target-criterion")]);
+        assert_eq!(inputs.len(), 1);
+        let bytes = inputs[0].bytes.as_ref().expect("readable");
+        assert!(bytes.starts_with(br#"{"entries""#) || bytes.starts_with(br#"{"tickbook_folder""#));
+
+        let inputs = load_inputs(&[fixture("import/hyperfine")]);
+        let names: Vec<&str> = inputs
+            .iter()
+            .map(|i| i.name.rsplit('/').next().unwrap_or(""))
+            .collect();
+        assert_eq!(names, ["param.json", "sleep.json"]);
+
+        let missing = load_inputs(&[fixture("no-such-file.json")]);
+        assert!(missing[0]
+            .bytes
+            .as_ref()
+            .is_err_and(|e| e.starts_with("cannot read the file")));
+    }
+}

@@ -1,0 +1,136 @@
+//! `tickbook analyze` in the terminal: every cell of every importer fixture
+//! and hand-written fixture printed as tables whose numbers agree with
+//! `--json`; `--compare` reading folders as plain `analyze` does. (The
+//! freshly collected suites are checked the same way by the `collect_*`
+//! tests, on the files they collect.)
+
+mod common;
+
+use common::{comparison_agrees_with_json, terminal_agrees_with_json, tickbook};
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
+}
+
+/// The importer fixtures the page loads (tests/e2e/harness.mjs
+/// IMPORT_FIXTURES): each tool's files and the Criterion.rs folder.
+fn import_fixtures() -> Vec<PathBuf> {
+    let import = fixtures().join("import");
+    [
+        "pyperf/timeit.json",
+        "pyperf/suite.json",
+        "jmh/result.json",
+        "googlebench/repetitions.json",
+        "hyperfine/sleep.json",
+        "hyperfine/param.json",
+        "criterion/cargo-criterion.ndjson",
+        "criterion/target-criterion",
+    ]
+    .iter()
+    .map(|f| import.join(f))
+    .collect()
+}
+
+#[test]
+fn every_importer_fixture_prints_its_cells_as_the_json_has_them() {
+    for f in import_fixtures() {
+        let seen = terminal_agrees_with_json(&[&f]);
+        assert_eq!(seen, ["samples"], "{}", f.display());
+    }
+}
+
+#[test]
+fn hand_written_fixtures_print_every_cell_as_the_json_has_it() {
+    let mut seen = Vec::new();
+    for f in [
+        "run-clocks.json",
+        "samples-3x5.json",
+        "trace-small.json",
+        "hostile-names.json",
+    ] {
+        seen.extend(terminal_agrees_with_json(&[fixtures().join(f)]));
+    }
+    for cell in ["clocks", "samples", "trace"] {
+        assert!(
+            seen.iter().any(|s| s == cell),
+            "{cell} not checked: {seen:?}"
+        );
+    }
+}
+
+/// A name from a file cannot drive the terminal: control characters are
+/// printed escaped.
+#[test]
+fn control_characters_in_names_are_escaped() {
+    let dir = std::env::temp_dir().join(format!("tickbook-term-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("esc.json");
+    std::fs::write(
+        &file,
+        r#"{"format":"tickbook","format_version":"1.0","kind":"samples",
+            "series":[{"name":"evil\u001b[2Jname\nsecond line","unit":"ns","executions":[[1,2,3]]}]}"#,
+    )
+    .expect("write the file");
+    let out = tickbook()
+        .arg("analyze")
+        .arg(&file)
+        .output()
+        .expect("run tickbook");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(text.contains(r"evil\u{1b}[2Jname\nsecond line"), "{text}");
+}
+
+/// `--compare` reads its FILEs through the same loader as `analyze`: the
+/// Criterion.rs folder beside cargo-criterion's file of the same benchmarks,
+/// and a folder of result files (each file in it one input).
+#[test]
+fn compare_accepts_a_criterion_folder_and_a_folder_of_result_files() {
+    let crit = fixtures().join("import/criterion");
+    let json = comparison_agrees_with_json(&[
+        crit.join("target-criterion"),
+        crit.join("cargo-criterion.ndjson"),
+    ]);
+    let files = json["files"].as_array().expect("files");
+    assert_eq!(files.len(), 2);
+    assert!(files.iter().all(|f| f["ok"] == true), "{files:?}");
+    let items = json["suites"][0]["items"].as_array().expect("items");
+    assert_eq!(items.len(), 2, "both benchmarks matched by name");
+
+    // A folder of result files: two copies of one samples file, pooled.
+    let dir = std::env::temp_dir().join(format!("tickbook-term-cmp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for name in ["a.json", "b.json"] {
+        std::fs::copy(fixtures().join("samples-3x5.json"), dir.join(name)).expect("copy");
+    }
+    let json = comparison_agrees_with_json(&[std::ffi::OsStr::new("--pool"), dir.as_os_str()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let names: Vec<&str> = json["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].ends_with("a.json") && names[1].ends_with("b.json"));
+    // The same data twice: every item the same, ratio 1.
+    for it in json["suites"][0]["items"].as_array().expect("items") {
+        assert_eq!(it["against_baseline"][0]["verdict"], "same", "{it}");
+        assert_eq!(it["against_baseline"][0]["ratio"]["estimate"], 1.0);
+    }
+    assert!(!json["pooled"].as_array().expect("pooled").is_empty());
+}
+
+/// `analyze` reads a folder of result files as its files.
+#[test]
+fn analyze_reads_a_folder_of_result_files_as_its_files() {
+    let seen = terminal_agrees_with_json(&[fixtures().join("import/hyperfine")]);
+    assert_eq!(seen, ["samples", "samples"]);
+}
