@@ -116,7 +116,7 @@ function eventsTable(b) {
       numCell('estimate_ns', e.estimate_ns, fmtNs(e.estimate_ns), { unit: 'ns' }),
       h('td', { class: 'num interval' },
         h('span', { dataset: { stat: 'interval_lo', value: e.interval_ns.lo }, title: `${e.interval_ns.lo} ns` }, fmtNs(e.interval_ns.lo)),
-        ' to ',
+        '\u00a0to ', // a narrow column breaks the interval after "to", not before
         h('span', { dataset: { stat: 'interval_hi', value: e.interval_ns.hi }, title: `${e.interval_ns.hi} ns` }, fmtNs(e.interval_ns.hi)),
         t.wilson_used ? [' ', h('span', { class: 'badge', title: 'm or n − m was too small for the normal interval (eq. 2): Wilson\u2019s score interval was used', 'data-testid': 'wilson' }, 'Wilson')] : null),
       numCell('reference_ns', e.reference_ns, fmtNs(e.reference_ns), {
