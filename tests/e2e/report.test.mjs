@@ -12,6 +12,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import {
   FIXTURES, WEB_DIST, CHROMIUM, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot,
+  everySuiteCollection,
 } from './harness.mjs';
 import { csvField } from '../../web/src/export.js';
 import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/state.js';
@@ -214,6 +215,89 @@ test('Export report: opens from file:// offline and shows the live page\u2019s n
   } finally {
     await again.close();
   }
+});
+
+/** The Bernoulli trial planner as shown: its confidence, inputs and result, and Table 1's entry for the same inputs. */
+function readPlanner(page) {
+  return page.$eval('[data-testid=bernoulli-cell]', (cell) => {
+    const p = cell.querySelector('[data-testid=planner]');
+    const val = (t) => p.querySelector(`[data-testid=${t}]`).value;
+    const result = p.querySelector('[data-testid=plan-result]').dataset;
+    return {
+      confidence: val('plan-confidence'), event: val('plan-event'), eventUnit: val('plan-event-unit'), epsilon: val('plan-epsilon'),
+      trials: result.trials, wallTime: result.wallTime,
+      intervals: cell.querySelector('[data-testid=bernoulli-confidence]').dataset.value,
+      table100ns: (() => {
+        const row = cell.querySelector('[data-testid=planner-row][data-event="100"]');
+        const eps = Number(val('plan-epsilon')) / 100;
+        return row ? [...row.querySelectorAll('[data-stat]')].find((c) => c.dataset.stat === `trials_${eps}`)?.dataset.value ?? null : null;
+      })(),
+    };
+  });
+}
+
+async function waitForPlan(page) {
+  await page.waitForFunction(() => document.querySelector('[data-testid=bernoulli-cell] [data-testid=plan-result]')?.dataset.trials, null, { timeout: 60_000 });
+}
+
+test('the trial planner follows the toolbar\u2019s confidence until it is set in the planner, and the exported report opens with the page\u2019s planner', { timeout: 900_000 }, async () => {
+  const { run } = await everySuiteCollection();
+  await copyFile(run, path.join(results, 'every.json'));
+  const { page, problems, close } = await openBrowser(server.url);
+  let followed, chosen, live;
+  const files = {};
+  const exportTo = async (name) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-report]')]);
+    files[name] = path.join(tmp, `${name}.html`);
+    await d.saveAs(files[name]);
+  };
+  try {
+    await page.goto(`${server.url}?url=/results/every.json`);
+    await waitForFiles(page, 1, 120_000);
+    await waitForPlan(page);
+    assert.equal((await readPlanner(page)).confidence, '0.95', 'the planner starts at the toolbar\u2019s confidence');
+
+    // The toolbar at 99 %: the planner, untouched, follows it, and gives
+    // Table 1's trials (computed by the analysis at the report's confidence).
+    await page.selectOption('[data-testid=confidence]', '0.99');
+    await waitForConfidence(page, 0.99);
+    await waitForPlan(page);
+    followed = await readPlanner(page);
+    assert.equal(followed.intervals, '0.99');
+    assert.equal(followed.confidence, '0.99', 'the untouched planner follows the toolbar');
+    assert.equal(`${followed.event} ${followed.eventUnit}`, '100 ns');
+    if (followed.table100ns != null) assert.equal(followed.trials, followed.table100ns, 'the planner at 99 % gives Table 1\u2019s trials at 99 %');
+    live = await shownNumbers(page);
+    await exportTo('planner-followed');
+
+    // A level picked in the planner stays when the toolbar changes.
+    await page.selectOption('[data-testid=planner] [data-testid=plan-confidence]', '0.9');
+    await page.waitForFunction(() => document.querySelector('[data-testid=plan-result]').dataset.trials && decodeURIComponent(location.hash).includes('"confidence":"0.9"'));
+    await page.selectOption('[data-testid=confidence]', '0.95');
+    await waitForConfidence(page, 0.95);
+    await waitForPlan(page);
+    chosen = await readPlanner(page);
+    assert.equal(chosen.intervals, '0.95');
+    assert.equal(chosen.confidence, '0.9', 'a level picked in the planner is kept');
+    await exportTo('planner-chosen');
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+  const inReport = async (file) => {
+    let shown;
+    const numbers = await openReport(file, 1, async (p) => {
+      await waitForPlan(p);
+      shown = await readPlanner(p);
+    });
+    return { shown, numbers };
+  };
+  const a = await inReport(files['planner-followed']);
+  assert.deepEqual(a.shown, followed, 'the report opens with the page\u2019s planner (toolbar at 99 %)');
+  assertSameNumbers(a.numbers, live, 'report of the whole notebook at 99 %');
+  const b = await inReport(files['planner-chosen']);
+  assert.deepEqual(b.shown, chosen, 'the report keeps the level picked in the planner');
 });
 
 test('tickbook report: the command line\u2019s report shows the page\u2019s numbers for the same files', { timeout: 300_000 }, async () => {

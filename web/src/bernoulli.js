@@ -116,7 +116,7 @@ function eventsTable(b) {
       numCell('estimate_ns', e.estimate_ns, fmtNs(e.estimate_ns), { unit: 'ns' }),
       h('td', { class: 'num interval' },
         h('span', { dataset: { stat: 'interval_lo', value: e.interval_ns.lo }, title: `${e.interval_ns.lo} ns` }, fmtNs(e.interval_ns.lo)),
-        ' to ',
+        '\u00a0to ', // a narrow column breaks the interval after "to", not before
         h('span', { dataset: { stat: 'interval_hi', value: e.interval_ns.hi }, title: `${e.interval_ns.hi} ns` }, fmtNs(e.interval_ns.hi)),
         t.wilson_used ? [' ', h('span', { class: 'badge', title: 'm or n − m was too small for the normal interval (eq. 2): Wilson\u2019s score interval was used', 'data-testid': 'wilson' }, 'Wilson')] : null),
       numCell('reference_ns', e.reference_ns, fmtNs(e.reference_ns), {
@@ -223,13 +223,14 @@ function timeField(ns) {
 /**
  * Whether a planner state (typed here, or restored from a link by state.js
  * with the right types) can drive the form: units the selects offer, a
- * confidence strictly between 0 and 1. Anything else starts afresh.
+ * confidence strictly between 0 and 1, or none (the toolbar's). Anything
+ * else starts afresh.
  */
 function usablePlanner(st) {
   const unitOk = (f) => f && typeof f.text === 'string' && UNITS.some(([u]) => u === f.unit);
   const c = Number(st.confidence);
   return unitOk(st.event) && unitOk(st.tick) && unitOk(st.overhead) && typeof st.epsilon?.text === 'string' &&
-    typeof st.confidence === 'string' && c > 0 && c < 1;
+    (st.confidence == null || (typeof st.confidence === 'string' && c > 0 && c < 1));
 }
 
 /** The confidence levels offered, with `current` among them (a link's or the options' own). */
@@ -253,10 +254,14 @@ function planner(b, ctx) {
       tick: timeField(b.tick_ns),
       overhead: { ...timeField(b.overhead?.raw_ns ?? 0), unit: 'ns', text: fmtNum(b.overhead?.raw_ns ?? 0, { digits: 4, exact: true }) },
       epsilon: { text: String(+(b.planned_epsilon * 100).toPrecision(6)), exact: null },
-      confidence: String(b.confidence),
+      // null: the toolbar's confidence (this report's), which the planner
+      // follows until the reader picks a level in the planner itself.
+      confidence: null,
     };
   }
   const st = view.planner;
+  st.confidence ??= null;
+  const level = () => st.confidence ?? String(b.confidence);
   const out = h('output', { class: 'plan-result', 'data-testid': 'plan-result', 'aria-live': 'polite', for: '' });
 
   const timeInput = (name, label, hint) => {
@@ -279,7 +284,7 @@ function planner(b, ctx) {
   const conf = h('select', {
     'data-testid': 'plan-confidence', 'aria-label': 'Confidence',
     onchange: () => { st.confidence = conf.value; st.edited = true; update(); },
-  }, levels(st.confidence).map((v) => h('option', { value: v, selected: v === st.confidence }, fmtLevel(Number(v)))));
+  }, levels(level()).map((v) => h('option', { value: v, selected: v === level() }, fmtLevel(Number(v)))));
 
   const value = (f) => {
     if (f.exact != null) return f.exact;
@@ -294,7 +299,7 @@ function planner(b, ctx) {
       tick_ns: value(st.tick),
       overhead_ns: value(st.overhead),
       epsilon: Number(st.epsilon.text) / 100,
-      confidence: Number(st.confidence),
+      confidence: Number(level()),
     };
     const mine = ++seq;
     if (Object.values(args).some((v) => !Number.isFinite(v)) || st.epsilon.text.trim() === '') {

@@ -32,6 +32,10 @@ export function chartFigure({ testid, caption, summary, draw, className }) {
       if (!svg.closest('[class*="-swatches"]') && !svg.classList.contains('legend')) {
         svg.setAttribute('role', 'img');
         svg.setAttribute('aria-label', summary);
+        // The summary speaks for the image: the marks inside it are hidden
+        // from assistive technology (Plot labels its groups with an
+        // aria-label that a role-less <g> may not carry; kept for tests).
+        for (const g of svg.querySelectorAll('g[aria-label]')) g.setAttribute('aria-hidden', 'true');
       }
     }
     clear(body).append(out);

@@ -8,7 +8,11 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell, clear } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
 import { fmtNs, fmtCount } from './units.js';
-import { PALETTE } from './clockcharts.js';
+
+// Cluster colours: CSS variables (style.css --cluster-N), chosen per scheme
+// so that the leaf labels, text in these colours, read at 4.5:1 or more.
+const CLUSTER_COLOURS = 12;
+const clusterColour = (k) => `var(--cluster-${k % CLUSTER_COLOURS})`;
 
 export const LINKAGES = [
   ['single', 'single (nearest member)'],
@@ -113,7 +117,7 @@ function dendrogram(f, c, cut) {
   const nodeCluster = new Array(n + d.merges.length);
   for (let i = 0; i < n; i++) nodeCluster[i] = leafCluster[i];
   d.merges.forEach((m, i) => { nodeCluster[n + i] = nodeCluster[m.a] === nodeCluster[m.b] ? nodeCluster[m.a] : -1; });
-  const colour = (k) => (k < 0 ? 'var(--muted)' : PALETTE[k % PALETTE.length]);
+  const colour = (k) => (k < 0 ? 'var(--muted)' : clusterColour(k));
   const segments = d.merges.flatMap((m, i) => {
     const id = n + i;
     const k = nodeCluster[id];
@@ -167,7 +171,7 @@ function dendrogram(f, c, cut) {
 
 function membersTable(cut, f) {
   const rows = cut.members.map((m, k) => h('tr', { 'data-testid': 'cluster-row', dataset: { cluster: k + 1 } },
-    h('th', { scope: 'row', class: 'num' }, h('span', { class: 'swatch', style: `background:${PALETTE[k % PALETTE.length]}` }), String(k + 1)),
+    h('th', { scope: 'row', class: 'num' }, h('span', { class: 'swatch', style: `background:${clusterColour(k)}` }), String(k + 1)),
     numCell('size', m.names.length, fmtCount(m.names.length)),
     numCell('min_ns', m.min_ns, fmtNs(m.min_ns), { unit: 'ns' }),
     numCell('max_ns', m.max_ns, fmtNs(m.max_ns), { unit: 'ns' }),

@@ -12,6 +12,7 @@ import { compareCell, comparePending, compareFailed } from './compare.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import { initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare } from './state.js';
 import { watchExports, setupReportExport } from './export.js';
+import { watchScrollers } from './scrollcue.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -300,6 +301,13 @@ const sharedState = () => currentState({
 });
 trackState(sharedState);
 watchExports($('cells'));
+watchScrollers($('notebook'));
+// A jump to a cell (the file list's links, a #cell-… fragment, focus moving
+// down the page) lands below the sticky top bar, whose height changes with
+// the width: style.css pads the scroll by --top-bar.
+new ResizeObserver(([e]) => {
+  document.documentElement.style.setProperty('--top-bar', `${Math.ceil(e.borderBoxSize?.[0]?.blockSize ?? e.target.offsetHeight)}px`);
+}).observe(document.querySelector('header.top'));
 setupReportExport($('export-report'), $('file-rows'), {
   bytesOf: (key) => analyzer.call('fileBytes', key),
   state: sharedState,

@@ -54,6 +54,48 @@ export class Notebook {
     this.building = false;
     // Printing shows every cell.
     globalThis.addEventListener?.('beforeprint', () => this.buildAll());
+    // A jump to a cell (a #cell-… link, the file list's links) that lands
+    // on a placeholder builds it and its neighbours, which changes the
+    // heights above it: the jump stays on its cell while those are built,
+    // until the reader scrolls. A page opened at a cell's fragment goes
+    // there once the cell exists.
+    this.jump = null;
+    this.arriving = /^#cell-[\w-]+$/.test(globalThis.location?.hash ?? '') ? location.hash.slice(1) : null;
+    // (The fragment jumped to, not the address now: state.js may have
+    // written the view over it already.)
+    globalThis.addEventListener?.('hashchange', (e) => this.follow(decodeURIComponent(new URL(e.newURL).hash.slice(1))));
+    for (const type of ['wheel', 'touchmove', 'keydown', 'mousedown']) {
+      globalThis.addEventListener?.(type, () => { this.jump = null; this.arriving = null; }, { capture: true, passive: true });
+    }
+    // Cells above the target also change height when their later parts and
+    // charts are drawn, or when they are laid out on coming near the window
+    // (content-visibility with many files): any change of the notebook's
+    // height puts the jump back on its cell.
+    new ResizeObserver(() => { if (this.jump || this.arriving) this.keepJump(); }).observe(container);
+  }
+
+  /** Keep the view on the cell `id` (in this notebook) for a few seconds of building. */
+  follow(id) {
+    const el = id && document.getElementById(id);
+    if (!el || !this.container.contains(el)) return;
+    this.jump = { id, until: performance.now() + 5000 };
+    this.keepJump();
+  }
+
+  keepJump() {
+    if (this.arriving && document.getElementById(this.arriving)) {
+      const id = this.arriving;
+      this.arriving = null;
+      this.follow(id);
+      return;
+    }
+    const j = this.jump;
+    if (!j) return;
+    if (performance.now() > j.until) {
+      this.jump = null;
+      return;
+    }
+    document.getElementById(j.id)?.scrollIntoView({ block: 'start' }); // style.css: below the sticky bar
   }
 
   /** Cells built (not placeholders) in the notebook. */
@@ -94,6 +136,7 @@ export class Notebook {
       const ph = [...this.near].reduce((a, b) => (a && !(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING) ? a : b), null);
       if (!ph) return;
       ph.buildCell();
+      this.keepJump();
       this.buildSoon();
     });
   }
@@ -215,6 +258,7 @@ export class Notebook {
           const next = builders.slice(i + 1).map(([k]) => cells.get(k)).find((c) => c?.parentNode === slot);
           slot.insertBefore(cell, next ?? null);
           cells.set(kind, cell);
+          this.keepJump();
         }
         if (i === 0) first = cell.id ?? null;
       }
@@ -241,6 +285,7 @@ export class Notebook {
         }
         slot.append(cell);
         fresh.set(kind, cell);
+        this.keepJump();
       }
       if (partial) this.progressive.set(key, { options, cells: fresh });
       restoreFocus(slot, focus);

@@ -39,7 +39,8 @@ export const VIEW_FIELDS = {
   copyLen: 'number',
   copyMetric: 'string',
   // bernoulli.js: the trial planner's inputs, kept once the reader edits them
-  // (`edited`); the two defaults say which file's values they started from.
+  // (`edited`); the two defaults say which file's values they started from;
+  // a null confidence follows the toolbar's.
   planner: {
     edited: 'boolean',
     tickDefault: 'number',
