@@ -91,7 +91,11 @@ pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let cx = Ctx { file };
     // Results of other harnesses (docs/importers.md), detected by content.
     if crate::import::cargo_criterion::looks_like_stream(bytes) {
-        return crate::import::cargo_criterion::read(file, bytes).map(Document::Samples);
+        // Checked as every other import is: the stream skips the JSON parse
+        // below, not the validation.
+        let s = crate::import::cargo_criterion::read(file, bytes)?;
+        validate_samples(&cx, &s)?;
+        return Ok(Document::Samples(s));
     }
     let value = parse_json(&cx, bytes).map_err(|e| crate::import::name_parse_error(bytes, e))?;
     if let Some(imported) = crate::import::import_value(file, &value) {

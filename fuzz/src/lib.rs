@@ -19,16 +19,20 @@ use tickbook_analysis::read::{read_document, Document, ReadError};
 pub const FILE: &str = "fuzz-input.json";
 
 /// `read_document` with the properties every reader promises: no panic
-/// (libFuzzer reports one), an error that names the file and says something,
-/// and accepted samples that are finite and ≥ 0 in non-empty series.
+/// (libFuzzer reports one), an error that names the file (or, for a folder,
+/// a file in it) and says something, and accepted samples that are finite
+/// and ≥ 0 in non-empty, named series.
 pub fn read_checked(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let r = read_document(file, bytes);
     match &r {
         Err(e) => {
-            assert_eq!(e.file, file, "the error names another file: {e}");
+            assert!(
+                e.file == file || e.file.starts_with(&format!("{file}/")),
+                "the error names another file: {e}"
+            );
             assert!(!e.message.trim().is_empty(), "empty error message: {e:?}");
             assert!(
-                e.to_string().starts_with(&format!("{file}: ")),
+                e.to_string().starts_with(&format!("{}: ", e.file)),
                 "the message does not start with the file: {e}"
             );
         }
@@ -38,6 +42,10 @@ pub fn read_checked(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
                 "accepted a samples file without series"
             );
             for series in &s.series {
+                assert!(
+                    !series.name.trim().is_empty(),
+                    "accepted a series without a name"
+                );
                 assert!(!series.executions.is_empty(), "accepted an empty series");
                 for ex in &series.executions {
                     assert!(!ex.is_empty(), "accepted an empty execution");

@@ -84,7 +84,14 @@ pub(crate) fn read_value_lines<'v>(
             .iter()
             .zip(&vals)
             .enumerate()
-            .map(|(k, (n, t))| Ok(t / cx.positive(n, &format!("{at}.iteration_count[{k}]"))?))
+            .map(|(k, (n, t))| {
+                cx.per_iteration(
+                    *t,
+                    &format!("measured_values[{k}]"),
+                    n,
+                    &format!("{at}.iteration_count[{k}]"),
+                )
+            })
             .collect::<Result<Vec<f64>, ReadError>>()?;
         let unit = o.get("unit").and_then(Value::as_str).unwrap_or("ns");
         let mut stats = Map::new();

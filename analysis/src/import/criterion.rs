@@ -44,7 +44,14 @@ fn per_iteration(cx: &Cx, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, 
         .iter()
         .zip(&times)
         .enumerate()
-        .map(|(i, (n, t))| Ok(t / cx.positive(n, &format!("{}[{i}]", p("iters")))?))
+        .map(|(i, (n, t))| {
+            cx.per_iteration(
+                *t,
+                &format!("{}[{i}]", p("times")),
+                n,
+                &format!("{}[{i}]", p("iters")),
+            )
+        })
         .collect()
 }
 

@@ -250,6 +250,34 @@ impl Cx<'_> {
             .collect()
     }
 
+    /// A measurement per iteration: `total / count` for the count at
+    /// `count_path`, which must be > 0 and leave the quotient finite (a
+    /// count such as 5e-324 makes any time infinite).
+    pub fn per_iteration(
+        &self,
+        total: f64,
+        total_path: &str,
+        count: &Value,
+        count_path: &str,
+    ) -> Result<f64, ReadError> {
+        let n = self.positive(count, count_path)?;
+        let x = total / n;
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            let total_at = total_path.strip_prefix('.').unwrap_or(total_path);
+            Err(self.at(
+                count_path,
+                format!(
+                    "{total_at} / this count = {} / {} is {x}: expected a count that \
+                     gives a finite measurement per iteration",
+                    short(total),
+                    short(n)
+                ),
+            ))
+        }
+    }
+
     /// A positive count (iterations, loops).
     pub fn positive(&self, v: &Value, path: &str) -> Result<f64, ReadError> {
         match v.as_f64() {
@@ -257,6 +285,16 @@ impl Cx<'_> {
             Some(x) => Err(self.at(path, format!("is {x}: expected a number > 0"))),
             None => Err(self.at(path, format!("expected a number, found {}", kind(v)))),
         }
+    }
+}
+
+/// A number as a message shows it: in exponent form when plain digits
+/// would run long (`{}` writes 2e-323 with 323 digits).
+fn short(x: f64) -> String {
+    if x != 0.0 && (x.abs() < 1e-6 || x.abs() >= 1e15) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
     }
 }
 
