@@ -90,14 +90,20 @@ impl Ctx<'_> {
 pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let cx = Ctx { file };
     // Results of other harnesses (docs/importers.md), detected by content.
-    if crate::import::cargo_criterion::looks_like_stream(bytes) {
-        // Checked as every other import is: the stream skips the JSON parse
-        // below, not the validation.
-        let s = crate::import::cargo_criterion::read(file, bytes)?;
-        validate_samples(&cx, &s)?;
-        return Ok(Document::Samples(s));
-    }
-    let value = parse_json(&cx, bytes).map_err(|e| crate::import::name_parse_error(bytes, e))?;
+    // A cargo-criterion stream (one object per line) is not one JSON
+    // document; one that is (a one-line stream, or any file whose first line
+    // holds the whole document and a "reason") is told apart by its shape
+    // below, where a tickbook file or a folder bundle comes first.
+    let value = match parse_json(&cx, bytes) {
+        Ok(v) => v,
+        Err(_) if crate::import::cargo_criterion::looks_like_stream(bytes) => {
+            // Checked as every other import is.
+            let s = crate::import::cargo_criterion::read(file, bytes)?;
+            validate_samples(&cx, &s)?;
+            return Ok(Document::Samples(s));
+        }
+        Err(e) => return Err(crate::import::name_parse_error(bytes, e)),
+    };
     if let Some(imported) = crate::import::import_value(file, &value) {
         let s = imported?;
         validate_samples(&cx, &s)?;

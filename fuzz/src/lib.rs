@@ -67,11 +67,11 @@ pub fn read_checked(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
 /// truncated files) looks at the text without parsing it, which would cost
 /// as much again as the read.
 pub fn detected(bytes: &[u8]) -> Option<Format> {
-    if import::cargo_criterion::looks_like_stream(bytes) {
-        return Some(Format::CargoCriterion);
-    }
     if bytes.windows(17).any(|w| w == b"\"tickbook_folder\"") {
         return Some(Format::Folder);
+    }
+    if import::cargo_criterion::looks_like_stream(bytes) {
+        return Some(Format::CargoCriterion);
     }
     import::sniff(bytes)
 }
