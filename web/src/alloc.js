@@ -92,7 +92,9 @@ function ecdfChart(a, colour) {
       marginLeft: 52,
       marginRight: 36,
       marginBottom: 40,
-      x: { type: 'log', label: 'impact factor (log scale; 1 = no execution effect) →', labelAnchor: 'center', grid: true, nice: true },
+      // Factors as plain numbers at 1, 2 and 5 × 10^k (Plot's default log
+      // labels put an SI prefix on a factor: "100m" for 0.1).
+      x: { type: 'log', label: 'impact factor (log scale; 1 = no execution effect) →', labelAnchor: 'center', grid: true, nice: true, tickFormat: factorTick },
       y: { domain: [0, 1], label: '↑ share of configurations', grid: true, tickFormat: (v) => `${Math.round(v * 100)} %` },
       color: { domain: a.strategies, range: a.strategies.map(colour), legend: true },
       marks: [
@@ -105,6 +107,13 @@ function ecdfChart(a, colour) {
   });
   fig.dataset.points = String(points.length);
   return fig;
+}
+
+/** A log axis tick: 1, 2 or 5 × 10^k as a plain number, the others unlabelled. */
+function factorTick(v) {
+  const e = Math.floor(Math.log10(v) + 1e-9);
+  const m = v / 10 ** e;
+  return [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6) ? fmtNum(v, { digits: 3, exact: true }) : '';
 }
 
 function sparkline(hist, misses) {
