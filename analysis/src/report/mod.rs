@@ -47,7 +47,8 @@ pub struct Options {
     pub bootstrap: BootstrapOptions,
     /// Linkage of the hierarchical clustering of operation costs.
     pub linkage: Linkage,
-    /// Impact factor: group pairs per estimate and group size.
+    /// Impact factor: permutations of its null; group pairs per estimate
+    /// and group size of the paper's statistic.
     pub impact: ImpactOptions,
     /// Relative difference two results must exceed (besides disjoint CIs)
     /// to count as different, e.g. 0.03 = 3 %.
@@ -55,8 +56,9 @@ pub struct Options {
     /// Tukey's outlier rule: outliers beyond k·IQR from the quartiles,
     /// extreme ones beyond 2k·IQR (k = 1.5 is Tukey's).
     pub outlier_k: f64,
-    /// Bootstrap resamples of the impact factor (each re-estimates it from
-    /// `impact.pairs` group pairs, so it costs more than other bootstraps).
+    /// Bootstrap resamples of the paper's impact factor statistic (each
+    /// re-estimates it from `impact.pairs` group pairs, so it costs more
+    /// than other bootstraps; the impact factor itself takes `bootstrap`'s).
     pub impact_resamples: usize,
     /// Dynamic time warping of traces (outer perturbation).
     pub dtw: DtwOptions,
@@ -135,6 +137,13 @@ impl Options {
         }
         if self.impact.group_size < 2 || self.impact.pairs == 0 {
             return Err("impact factor needs a group size ≥ 2 and at least one pair".into());
+        }
+        // With fewer than 20 permutations no p-value falls below 0.05.
+        if self.impact.permutations < 20 || self.impact.permutations > 100_000 {
+            return Err(format!(
+                "impact factor permutations must be 20 to 100000, got {}",
+                self.impact.permutations
+            ));
         }
         // Upper bounds too: a hand-edited link must not set the worker going
         // for hours (each of impact_resamples estimates draws pairs × 2·size).
@@ -403,6 +412,11 @@ mod tests {
         let mut o = Options::default();
         o.impact.pairs = 1_000_000_000;
         assert!(o.validate().unwrap_err().contains("pairs"));
+        for bad in [0, 19, 100_001] {
+            let mut o = Options::default();
+            o.impact.permutations = bad;
+            assert!(o.validate().unwrap_err().contains("permutations"), "{bad}");
+        }
         let o = Options {
             confidence: 1.5,
             ..Options::default()
