@@ -403,6 +403,11 @@ impl Sums {
     }
 }
 
+/// A studentized replicate off the estimate with no SE: far enough out that
+/// an interval end it sets reaches 0 or the largest f64, and small enough
+/// that quantiles interpolated between two of them stay finite.
+const Z_UNBOUNDED: f64 = 1e300;
+
 /// Standard error of the log factor by the infinitesimal jackknife: the
 /// factor is a smooth function of the executions' weights, unchanged by
 /// scaling them all, so each execution's influence is its weight times the
@@ -625,10 +630,24 @@ pub fn impact_factor_analysis(
             w[index(&mut r, e)] += 1;
         }
         let s = Sums::of(&sp, &w);
-        let z = (s.log_factor() - t_hat) / influence_se(&sp, &w, &s);
-        if z.is_finite() {
-            ts.push(z);
+        let t = s.log_factor();
+        if !t.is_finite() {
+            continue;
         }
+        // A replicate whose factor does not move with its weights (two
+        // distinct executions of equal spread within) has no SE; it is
+        // still off the estimate, so it counts as off without bound (left
+        // out, it left only the replicates that hold every execution, and
+        // the interval shrank to the estimate).
+        let se = influence_se(&sp, &w, &s);
+        let d = t - t_hat;
+        ts.push(if se > 0.0 && se.is_finite() {
+            d / se
+        } else if d == 0.0 {
+            0.0
+        } else {
+            d.signum() * Z_UNBOUNDED
+        });
     }
     ts.sort_by(f64::total_cmp);
     let (mut lo, mut hi) = match (
