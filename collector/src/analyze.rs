@@ -1218,10 +1218,18 @@ pub(crate) fn signed_pct(ratio: f64) -> String {
     }
 }
 
-/// A factor with three significant digits: 1.70×.
+/// A factor with three significant digits: 1.70×; `∞×` for an interval end
+/// the data cannot bound (the analysis gives it as the largest double).
 pub(crate) fn factor(x: f64) -> String {
+    if x >= UNBOUNDED {
+        return "∞×".into();
+    }
     format!("{}×", sig(x, 3))
 }
+
+/// From here up a number stands for "no bound": JSON has no infinity, so
+/// the analysis writes the largest double.
+pub(crate) const UNBOUNDED: f64 = 1e300;
 
 /// `estimate [lo, hi]` of a bootstrap CI, each formatted with `f`.
 pub(crate) fn ci_with(

@@ -16,6 +16,7 @@ import {
 
 let tmp, server, results;
 const FILE = 'samples-3x5.json';
+const WORKED = 'impact-worked-example.json';
 
 before(async () => {
   await checkPrerequisites();
@@ -23,6 +24,7 @@ before(async () => {
   results = path.join(tmp, 'results');
   await mkdir(results, { recursive: true });
   await copyFile(path.join(FIXTURES, FILE), path.join(results, FILE));
+  await copyFile(path.join(FIXTURES, WORKED), path.join(results, WORKED));
   server = await serve(results);
 });
 
@@ -110,6 +112,34 @@ test('T₁² is labelled and explained as the variance within an execution, T₂
         assert.ok(sameNumber(num(p.d[k === 'estimate' ? 'value' : k]), es.impact_factor_paper[k]), `${x.name}: paper's ${k}`);
       }
     });
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+// docs/methods.md's worked example: factor sqrt(24.75) = 4.97, p the least
+// 200 shuffles give (1/201), and an upper end three executions of equal
+// spread cannot bound — the largest double in --json, ∞ on the page.
+test('the worked example: 4.97×, p = 1/201, and an end the data cannot bound shown as ∞', { timeout: 120_000 }, async () => {
+  const [report] = await analyzeJson([path.join(results, WORKED)]);
+  const es = report.samples.series[0].execution_stats;
+  assert.ok(Math.abs(es.impact_factor.estimate - Math.sqrt(24.75)) < 1e-12, `${es.impact_factor.estimate}`);
+  assert.equal(es.impact_null.p_value, 1 / 201);
+  assert.ok(es.impact_factor.hi > 1e300, `unbounded upper end: ${es.impact_factor.hi}`);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(`${server.url}?url=/results/${WORKED}`);
+    await waitForFiles(page, 1, 60_000);
+    const cell = page.locator('[data-testid=exec-block] [data-stat=impact-factor]');
+    await cell.waitFor({ timeout: 60_000 });
+    const text = (await cell.innerText()).replace(/\s+/g, ' ');
+    assert.match(text, /^4\.97×/, text);
+    assert.match(text, /∞×/, `the unbounded end reads ∞: ${text}`);
+    assert.doesNotMatch(text, /e\+?308|1\.8/, text);
+    const nul = (await page.locator('[data-testid=exec-block] [data-stat=impact-null]').innerText()).replace(/\s+/g, ' ');
+    assert.match(nul, /p = 0\.005/, nul);
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
   } finally {

@@ -21,7 +21,9 @@ export function ciCell(stat, ci, fmt, { title } = {}) {
   }, fmt(ci.estimate), h('span', { class: 'sub ci' }, `${fmt(ci.lo)} to ${fmt(ci.hi)}`));
 }
 
-export const fmtFactor = (x) => (x == null || !Number.isFinite(x) ? '—' : `${fmtNum(x, { digits: 3 })}×`);
+// An interval end the data cannot bound comes as the largest double (JSON
+// has no infinity): shown as ∞.
+export const fmtFactor = (x) => (x == null || !Number.isFinite(x) ? '—' : x >= 1e300 ? '∞×' : `${fmtNum(x, { digits: 3 })}×`);
 
 /**
  * The impact factor's p-value as text: "p = 0.005", saying so when it is the

@@ -77,6 +77,14 @@ pub fn num_in(text: &str, default_scale: f64) -> Option<Num> {
     } else {
         (t, None)
     };
+    // The terminal's "no bound" (the analysis writes the largest double).
+    if t == "∞" && suffix_scale.is_some() {
+        return Some(Num {
+            value: f64::MAX,
+            half_ulp: 0.0,
+            scale: 1.0,
+        });
+    }
     let mut parts = t.split(' ');
     let number = parts.next()?;
     let unit = parts.next();
