@@ -122,6 +122,13 @@ impl From<LinkageArg> for Linkage {
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
     let defaults = Options::default();
+    let limits = match crate::load::limits() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opts = Options {
         quantile_type: QuantileType::new(args.quantile_type).unwrap_or_default(),
         confidence: args.confidence,
@@ -145,6 +152,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             },
             band: args.band,
         },
+        limits,
         ..defaults
     };
     if let Err(e) = opts.validate() {
@@ -154,7 +162,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if args.compare {
         return compare(&args, &opts);
     }
-    let inputs = load_inputs(&args.files);
+    let inputs = load_inputs(&args.files, &opts.limits);
     if args.export_fit.is_some() && inputs.len() != 1 {
         eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
         return ExitCode::from(2);
@@ -1374,7 +1382,7 @@ impl Table {
 fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let mut read: Vec<(String, Vec<u8>)> = Vec::new();
     let mut failed = false;
-    for input in load_inputs(&args.files) {
+    for input in load_inputs(&args.files, &opts.limits) {
         match input.bytes {
             Ok(b) => read.push((input.name, b)),
             Err(e) => {

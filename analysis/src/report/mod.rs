@@ -4,7 +4,8 @@
 //! `docs/cli.md`.
 
 use crate::format::Host;
-use crate::read::{read_document, Document, ReadError, RunDocument};
+use crate::limits::Limits;
+use crate::read::{read_document_within, Document, ReadError, RunDocument};
 use crate::stats::bootstrap::BootstrapOptions;
 use crate::stats::cluster::Linkage;
 use crate::stats::executions::ImpactOptions;
@@ -67,6 +68,11 @@ pub struct Options {
     /// `counter` (see `report/ops.rs`). An unknown value is refused when the
     /// options are read (`ReferenceClock`'s `Deserialize`).
     pub reference_clock: ReferenceClock,
+    /// How big a file may be (`limits.rs`). Not an analysis parameter and
+    /// not part of the options' JSON: the page always reads within the
+    /// defaults; the command line may raise them.
+    #[serde(skip)]
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -88,6 +94,7 @@ impl Default for Options {
             outlier_k: crate::stats::summary::TUKEY_K,
             dtw: DtwOptions::default(),
             reference_clock: ReferenceClock::Portable,
+            limits: Limits::default(),
         }
     }
 }
@@ -234,7 +241,7 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
         trace: None,
         options: *opts,
     };
-    match read_document(file, bytes) {
+    match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
         Ok(Document::Run(run)) => {
             report.ok = true;
@@ -260,7 +267,7 @@ pub fn analyze_bytes_suites(
     let mut report = analyze_bytes(file, b"", opts);
     report.error = None;
     let want = |name: &str| suites.iter().any(|s| s == name);
-    match read_document(file, bytes) {
+    match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
         Ok(Document::Run(mut run)) => {
             if !want("clocks") {
