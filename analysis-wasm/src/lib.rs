@@ -3,6 +3,7 @@
 //! may panic across the boundary (errors become JS exceptions with a message).
 
 use serde::Serialize;
+use tickbook_analysis::limits::Limits;
 use tickbook_analysis::report::{
     analyze_bytes, analyze_bytes_suites, apply_calibration, CalibrationFit, OpsView, Options,
     ReportView,
@@ -168,6 +169,31 @@ pub fn check_options(options: JsValue) -> Option<String> {
         Err(e) => return Some(e.to_string().trim_start_matches("Error: ").to_string()),
     };
     opts.validate().err()
+}
+
+/// Why a file of `size` bytes is too big to read (the message
+/// `tickbook analyze` prints), or undefined: the page asks before it reads
+/// a file into memory (`tickbook_analysis::limits`, the defaults).
+#[wasm_bindgen(js_name = checkSize)]
+pub fn check_size(name: &str, size: f64) -> Option<String> {
+    // A JS number: sizes are whole and below 2^53; anything else is huge.
+    let size = if size.is_finite() && size >= 0.0 {
+        size as u64
+    } else {
+        u64::MAX
+    };
+    Limits::default()
+        .check_size(name, size)
+        .err()
+        .map(|e| e.message)
+}
+
+/// The most bytes a file may have: the page compares a file's size with it
+/// before reading the file, and asks `checkSize` for the message only for
+/// a file over it.
+#[wasm_bindgen(js_name = maxFileBytes)]
+pub fn max_file_bytes() -> f64 {
+    Limits::default().file_bytes as f64
 }
 
 /// The analysis crate's version, shown in the page footer.

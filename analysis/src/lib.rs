@@ -5,6 +5,8 @@
 //! page's Web Worker, so the terminal and the page show the same numbers.
 //!
 //! * [`format`] — the result-file types (format v1), written by the collector.
+//! * [`limits`] — how big one input may be (bytes, numbers, other values,
+//!   series), shared by the command line and the page.
 //! * [`read`] — parsing and validation of untrusted bytes into [`format`] types,
 //!   with errors that name the JSON path and what was expected.
 //! * [`stats`] — the statistics (Welford, Hyndman–Fan quantiles, summaries, ECDF).
@@ -12,6 +14,7 @@
 
 pub mod format;
 pub mod import;
+pub mod limits;
 pub mod read;
 pub mod report;
 pub mod stats;

@@ -9,6 +9,7 @@ use crate::format::{
     AllocData, BernoulliData, BernoulliTrials, BottleneckData, ClocksData, CopyData, OpsData,
     RunFile, SamplesFile, TraceData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
+use crate::limits::Limits;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
@@ -86,8 +87,30 @@ impl Ctx<'_> {
     }
 }
 
-/// Parse and validate one file. `file` is the name used in messages.
+/// Parse and validate one file within the default [`Limits`]. `file` is the
+/// name used in messages.
 pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
+    read_document_within(file, bytes, &Limits::default())
+}
+
+/// [`read_document`] within `limits`: the size and the counts of numbers
+/// and other values are checked before the bytes are parsed, the series
+/// before the document is handed on to be analysed.
+pub fn read_document_within(
+    file: &str,
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Document, ReadError> {
+    limits.check_size(file, bytes.len() as u64)?;
+    limits.check_counts(file, bytes)?;
+    let doc = read_unlimited(file, bytes)?;
+    if let Document::Samples(s) = &doc {
+        limits.check_series(file, s.series.len())?;
+    }
+    Ok(doc)
+}
+
+fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let cx = Ctx { file };
     // Results of other harnesses (docs/importers.md), detected by content.
     // A cargo-criterion stream (one object per line) is not one JSON

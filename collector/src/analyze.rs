@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
 use tickbook_analysis::report::compare_files;
 use tickbook_analysis::report::{
-    analyze_bytes, apply_calibration, CalibrationFit, ClocksReport, FileReport, OpsView, Options,
-    ReferenceClock, SamplesReport,
+    analyze_bytes, apply_calibration, CalibrationFit, ClocksReport, ExecutionStats, FileReport,
+    OpsView, Options, ReferenceClock, SamplesReport,
 };
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
@@ -122,6 +122,13 @@ impl From<LinkageArg> for Linkage {
 
 pub fn run(args: AnalyzeArgs) -> ExitCode {
     let defaults = Options::default();
+    let limits = match crate::load::limits() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let opts = Options {
         quantile_type: QuantileType::new(args.quantile_type).unwrap_or_default(),
         confidence: args.confidence,
@@ -145,6 +152,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             },
             band: args.band,
         },
+        limits,
         ..defaults
     };
     if let Err(e) = opts.validate() {
@@ -154,7 +162,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if args.compare {
         return compare(&args, &opts);
     }
-    let inputs = load_inputs(&args.files);
+    let inputs = load_inputs(&args.files, &opts.limits);
     if args.export_fit.is_some() && inputs.len() != 1 {
         eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
         return ExitCode::from(2);
@@ -624,10 +632,18 @@ fn render_samples(out: &mut String, s: &SamplesReport) {
     t.render(out);
     subtitle(
         out,
-        "Execution statistics: between- against within-execution noise (impact factor 1 = no execution effect)",
+        "Execution statistics: between- against within-execution noise",
     );
     render_execution_stats(out, s);
     render_execution_details(out, s);
+    render_impact(
+        out,
+        &["series"],
+        s.series
+            .iter()
+            .filter_map(|x| Some((vec![x.name.clone()], x.execution_stats.as_ref()?)))
+            .collect(),
+    );
 
     let outliers: Vec<_> = s
         .series
@@ -789,6 +805,53 @@ fn render_execution_details(out: &mut String, s: &SamplesReport) {
     t.render(out);
 }
 
+/// The impact factor of each row that has one (1 = no execution effect)
+/// against the same data with the measurements shuffled across executions
+/// (the p-value and the factor's central range over the shuffles, "noise
+/// alone"), and the paper's statistic beside its value on the shuffles.
+/// `key` heads the columns naming a row; the Samples and Allocation cells
+/// share this table.
+pub(crate) fn render_impact(
+    out: &mut String,
+    key: &[&str],
+    rows: Vec<(Vec<String>, &ExecutionStats)>,
+) {
+    let rows: Vec<_> = rows
+        .into_iter()
+        .filter_map(|(k, e)| Some((k, e, e.impact_factor.as_ref()?, e.impact_null.as_ref()?)))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    subtitle(
+        out,
+        "Impact factor: sqrt(variance across executions / within one), 1 = no execution effect; p = share of shuffles of the measurements across executions (no execution effect) giving a factor as large; noise alone = the factor's central range over the shuffles; the paper's statistic (Hocko & Kalibera: mean SD ratio of random group pairs) is above 1 with no execution effect, by the amount in the last column",
+    );
+    let mut head = key.to_vec();
+    head.extend([
+        "impact factor",
+        "p",
+        "shuffles",
+        "noise alone",
+        "paper's statistic",
+        "paper's, no execution effect",
+    ]);
+    let mut t = Table::new(&head);
+    for (k, e, f, n) in rows {
+        let mut row = k;
+        row.extend([
+            ci_with(Some(f), factor),
+            sig(n.p_value, 2),
+            n.permutations.to_string(),
+            format!("{} to {}", factor(n.band.0), factor(n.band.1)),
+            ci_with(e.impact_factor_paper.as_ref(), factor),
+            n.paper_mean.map(factor).unwrap_or_else(|| "—".into()),
+        ]);
+        t.row(row);
+    }
+    t.render(out);
+}
+
 /// Per-series execution statistics (between- vs within-execution noise) and,
 /// for imported files, what the tool itself reported.
 fn render_execution_stats(out: &mut String, s: &SamplesReport) {
@@ -834,10 +897,9 @@ fn render_execution_stats(out: &mut String, s: &SamplesReport) {
         }
         let _ = write!(
             line,
-            "; CV within {}, overall {}; impact factor {}",
+            "; CV within {}, overall {}",
             ci(&e.cv_within),
-            ci(&e.cv_overall),
-            ci(&e.impact_factor)
+            ci(&e.cv_overall)
         );
         let _ = writeln!(out, "{line}");
     }
@@ -1164,10 +1226,18 @@ pub(crate) fn signed_pct(ratio: f64) -> String {
     }
 }
 
-/// A factor with three significant digits: 1.70×.
+/// A factor with three significant digits: 1.70×; `∞×` for an interval end
+/// the data cannot bound (the analysis gives it as the largest double).
 pub(crate) fn factor(x: f64) -> String {
+    if x >= UNBOUNDED {
+        return "∞×".into();
+    }
     format!("{}×", sig(x, 3))
 }
+
+/// From here up a number stands for "no bound": JSON has no infinity, so
+/// the analysis writes the largest double.
+pub(crate) const UNBOUNDED: f64 = 1e300;
 
 /// `estimate [lo, hi]` of a bootstrap CI, each formatted with `f`.
 pub(crate) fn ci_with(
@@ -1312,7 +1382,7 @@ impl Table {
 fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let mut read: Vec<(String, Vec<u8>)> = Vec::new();
     let mut failed = false;
-    for input in load_inputs(&args.files) {
+    for input in load_inputs(&args.files, &opts.limits) {
         match input.bytes {
             Ok(b) => read.push((input.name, b)),
             Err(e) => {

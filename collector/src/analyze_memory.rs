@@ -4,8 +4,8 @@
 //! `--json` has every field.
 
 use crate::analyze::{
-    cell_title, ci_with, factor, fmt_bytes, fmt_ns, level, mark, ns_ci, opt_ns, pct, sig, subtitle,
-    Table,
+    cell_title, ci_with, factor, fmt_bytes, fmt_ns, level, mark, ns_ci, opt_ns, pct, render_impact,
+    sig, subtitle, Table,
 };
 use std::fmt::Write as _;
 use tickbook_analysis::report::{
@@ -292,14 +292,13 @@ pub fn render_alloc(out: &mut String, a: &AllocReport) {
 
     subtitle(
         out,
-        "Configurations: impact factor (1 = no execution effect), CV within executions, huge pages, and pages per cache colour over all executions",
+        "Configurations: CV within executions, huge pages, and pages per cache colour over all executions",
     );
     let mut t = Table::new(&[
         "workload",
         "size",
         "strategy",
         "allocator",
-        "impact factor",
         "CV within",
         "huge pages",
         "pages per colour",
@@ -307,21 +306,21 @@ pub fn render_alloc(out: &mut String, a: &AllocReport) {
     for c in a.configs.iter().filter(|c| c.available) {
         let mut row = config_key(c);
         let s = c.stats.as_ref();
-        row.push(impact_text(c));
         row.push(ci_with(s.and_then(|s| s.cv_within.as_ref()), pct));
         row.push(c.huge_page_share.map(pct).unwrap_or_else(|| "—".into()));
         row.push(colours_text(c));
         t.row(row);
     }
     t.render(out);
-}
-
-/// The impact factor of a configuration with its CI.
-fn impact_text(c: &ConfigRow) -> String {
-    ci_with(
-        c.stats.as_ref().and_then(|s| s.impact_factor.as_ref()),
-        factor,
-    )
+    render_impact(
+        out,
+        &["workload", "size", "strategy", "allocator"],
+        a.configs
+            .iter()
+            .filter(|c| c.available)
+            .filter_map(|c| Some((config_key(c), c.stats.as_ref()?)))
+            .collect(),
+    );
 }
 
 /// Workload, size (× cache, bytes), strategy and allocator.

@@ -4,8 +4,11 @@
 //! holds Criterion.rs results (a `sample.json` anywhere in it) is one input,
 //! its JSON files bundled as the page bundles them
 //! (`import::folder_bundle`); any other folder is each JSON file in it.
+//! A file bigger than the limit (`tickbook_analysis::limits`) is refused by
+//! its size, before it is read.
 
 use std::path::{Path, PathBuf};
+use tickbook_analysis::limits::Limits;
 
 /// Files a folder may hold before it is refused (the page stops at 20 000).
 const MAX_FOLDER_FILES: usize = 100_000;
@@ -19,14 +22,30 @@ pub(crate) struct Input {
     pub bytes: Result<Vec<u8>, String>,
 }
 
+/// The limits for this run: the defaults, raised or lowered by the
+/// `TICKBOOK_MAX_*` environment variables (`limits::VARS`).
+pub(crate) fn limits() -> Result<Limits, String> {
+    Limits::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
+}
+
+/// A file's bytes, unless it is bigger than the limit: its size is looked
+/// at first, so a huge file is never read.
+fn read_file(path: &Path, name: &str, limits: &Limits) -> Result<Vec<u8>, String> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read the file: {e}"))?
+        .len();
+    limits.check_size(name, size).map_err(|e| e.message)?;
+    std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"))
+}
+
 /// The inputs `paths` name, in order; a folder of result files gives one
 /// input per file, in path order.
-pub(crate) fn load_inputs(paths: &[PathBuf]) -> Vec<Input> {
+pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
     let mut out = Vec::new();
     for path in paths {
         let name = path.display().to_string();
         if !path.is_dir() {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read the file: {e}"));
+            let bytes = read_file(path, &name, limits);
             out.push(Input { name, bytes });
             continue;
         }
@@ -44,12 +63,21 @@ pub(crate) fn load_inputs(paths: &[PathBuf]) -> Vec<Input> {
                     .iter()
                     .any(|f| f.ends_with("/sample.json") || f == "sample.json") =>
             {
-                let bundle = files
+                // The bundle is one input: its files' sizes together.
+                let size = files
                     .iter()
-                    .map(|rel| Ok((rel.clone(), std::fs::read(path.join(rel))?)))
-                    .collect::<std::io::Result<Vec<_>>>()
-                    .map(|entries| tickbook_analysis::import::folder_bundle(&entries))
-                    .map_err(|e| format!("cannot read the folder: {e}"));
+                    .map(|rel| std::fs::metadata(path.join(rel)).map(|m| m.len()))
+                    .sum::<std::io::Result<u64>>()
+                    .map_err(|e| format!("cannot read the folder: {e}"))
+                    .and_then(|size| limits.check_size(&name, size).map_err(|e| e.message));
+                let bundle = size.and_then(|_| {
+                    files
+                        .iter()
+                        .map(|rel| Ok((rel.clone(), std::fs::read(path.join(rel))?)))
+                        .collect::<std::io::Result<Vec<_>>>()
+                        .map(|entries| tickbook_analysis::import::folder_bundle(&entries))
+                        .map_err(|e| format!("cannot read the folder: {e}"))
+                });
                 out.push(Input {
                     name,
                     bytes: bundle,
@@ -58,11 +86,9 @@ pub(crate) fn load_inputs(paths: &[PathBuf]) -> Vec<Input> {
             Ok(files) => {
                 for rel in files {
                     let file = path.join(&rel);
-                    out.push(Input {
-                        name: file.display().to_string(),
-                        bytes: std::fs::read(&file)
-                            .map_err(|e| format!("cannot read the file: {e}")),
-                    });
+                    let name = file.display().to_string();
+                    let bytes = read_file(&file, &name, limits);
+                    out.push(Input { name, bytes });
                 }
             }
         }
@@ -124,19 +150,22 @@ mod tests {
 
     #[test]
     fn a_criterion_folder_is_one_bundle_and_other_folders_are_their_files() {
-        let inputs = load_inputs(&[fixture("import/criterion/target-criterion")]);
+        let inputs = load_inputs(
+            &[fixture("import/criterion/target-criterion")],
+            &Limits::default(),
+        );
         assert_eq!(inputs.len(), 1);
         let bytes = inputs[0].bytes.as_ref().expect("readable");
         assert!(bytes.starts_with(br#"{"entries""#) || bytes.starts_with(br#"{"tickbook_folder""#));
 
-        let inputs = load_inputs(&[fixture("import/hyperfine")]);
+        let inputs = load_inputs(&[fixture("import/hyperfine")], &Limits::default());
         let names: Vec<&str> = inputs
             .iter()
             .map(|i| i.name.rsplit('/').next().unwrap_or(""))
             .collect();
         assert_eq!(names, ["param.json", "sleep.json"]);
 
-        let missing = load_inputs(&[fixture("no-such-file.json")]);
+        let missing = load_inputs(&[fixture("no-such-file.json")], &Limits::default());
         assert!(missing[0]
             .bytes
             .as_ref()

@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tickbook_analysis::read::read_document;
+use tickbook_analysis::limits::Limits;
+use tickbook_analysis::read::read_document_within;
 use tickbook_analysis::report::Options;
 use tickbook_analysis::stats::QuantileType;
 
@@ -72,6 +73,13 @@ pub fn run(args: ReportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let limits = match crate::load::limits() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let template = match template(args.web_root.as_deref()) {
         Ok(t) => t,
         Err(e) => {
@@ -80,10 +88,10 @@ pub fn run(args: ReportArgs) -> ExitCode {
         }
     };
     let mut failed = false;
-    let files: Vec<Value> = crate::load::load_inputs(&args.files)
+    let files: Vec<Value> = crate::load::load_inputs(&args.files, &limits)
         .into_iter()
         .map(|input| {
-            let (entry, error) = file_entry(input);
+            let (entry, error) = file_entry(input, &limits);
             if let Some(e) = error {
                 failed = true;
                 eprintln!("error: {e}");
@@ -167,7 +175,7 @@ fn template(web_root: Option<&Path>) -> Result<String, String> {
 
 /// One file of the data block, and the error to print when it is bad (the
 /// file goes in either way: the page shows why it could not be read).
-fn file_entry(input: crate::load::Input) -> (Value, Option<String>) {
+fn file_entry(input: crate::load::Input, limits: &Limits) -> (Value, Option<String>) {
     let name = input.name;
     match input.bytes {
         Err(message) => {
@@ -175,7 +183,9 @@ fn file_entry(input: crate::load::Input) -> (Value, Option<String>) {
             (json!({ "name": name, "error": message }), Some(line))
         }
         Ok(bytes) => {
-            let error = read_document(&name, &bytes).err().map(|e| e.to_string());
+            let error = read_document_within(&name, &bytes, limits)
+                .err()
+                .map(|e| e.to_string());
             let data = match gzip(&bytes) {
                 Ok(gz) => base64::engine::general_purpose::STANDARD.encode(gz),
                 Err(e) => {

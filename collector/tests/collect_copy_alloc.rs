@@ -217,7 +217,7 @@ fn small_alloc_run_records_executions_failures_and_colours() {
     assert_eq!(failed[0].0, 2);
     assert!(failed[0].1.contains("code 3"), "{}", failed[0].1);
     assert_eq!(failed[1].0, 5);
-    assert!(failed[1].1.contains("signal 6"), "{}", failed[1].1);
+    assert!(failed[1].1.contains("killed by SIGABRT"), "{}", failed[1].1);
     let colouring = d
         .configs
         .iter()

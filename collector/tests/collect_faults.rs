@@ -1,6 +1,8 @@
 //! Faults around the result file, with the real binary: a busy `--out`, a
-//! read-only folder, and a disk that fills up between two suites. Each gets
-//! a named, one-line error, and what was written before survives.
+//! read-only folder, and a disk that fills up between two suites; and alloc
+//! children that hang or crash (real child processes, made to fail by the
+//! collector's fault-injection hook `TICKBOOK_ALLOC_FAIL`). Each gets a
+//! named, one-line error, and what was written before survives.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -211,5 +213,199 @@ fn a_full_disk_keeps_the_file_of_the_last_suite_that_fit() {
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
     drop(_mount);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The alloc executions of a result file, by schedule position:
+/// (configuration key, ok, error, measurements).
+type Executions = std::collections::BTreeMap<u32, (String, bool, Option<String>, Vec<f64>)>;
+
+fn alloc_executions(run: &RunFile) -> Option<Executions> {
+    let suite = run.suites.iter().find(|s| s.suite == "alloc")?;
+    let data: tickbook_analysis::format::AllocData =
+        serde_json::from_value(suite.data.clone()).ok()?;
+    let mut out = Executions::new();
+    for c in &data.configs {
+        let key = format!("{} {} {}", c.workload, c.strategy, c.allocator);
+        for e in &c.executions {
+            out.insert(
+                e.order,
+                (key.clone(), e.ok, e.error.clone(), e.measurements.clone()),
+            );
+        }
+    }
+    Some(out)
+}
+
+/// Processes whose environment holds `marker` (children inherit it).
+fn processes_marked(marker: &str) -> Vec<String> {
+    let needle = marker.as_bytes();
+    std::fs::read_dir("/proc")
+        .map(|d| {
+            d.filter_map(|e| {
+                let e = e.ok()?;
+                let pid = e.file_name().into_string().ok()?;
+                pid.parse::<u32>().ok()?;
+                let env = std::fs::read(e.path().join("environ")).ok()?;
+                env.windows(needle.len())
+                    .any(|w| w == needle)
+                    .then_some(pid)
+            })
+            .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_hung_or_crashed_alloc_child_is_recorded_and_the_run_goes_on() {
+    let dir = tmp_dir("alloc-child");
+    let out = dir.join("alloc.json");
+    let marker = format!("TICKBOOK_FAULTS_MARK=hang-{}", std::process::id());
+    let timeout = Duration::from_secs(2);
+    // Position 3 hangs (with a helper process of its own), position 7 dies
+    // of SIGSEGV; the others run normally.
+    let started = Instant::now();
+    let mut child = bin()
+        .args([
+            "collect",
+            "alloc",
+            "--quick",
+            "--executions",
+            "4",
+            "--measurements",
+            "6",
+            "--execution-timeout",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .env("TICKBOOK_ALLOC_CONFIG_LIMIT", "12")
+        .env("TICKBOOK_ALLOC_SEED", "42")
+        .env("TICKBOOK_ALLOC_FAIL", "3:hang,7:segv")
+        .env(
+            marker.split_once('=').unwrap().0,
+            marker.split_once('=').unwrap().1,
+        )
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Watch the file while the run goes: the executions before the hang
+    // must be in it while the child hangs, and the hang must last the
+    // timeout, not more.
+    let mut before_hang: Option<(Instant, Executions)> = None;
+    let mut hang_ended: Option<Instant> = None;
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the run did not end"
+        );
+        if let Some(ex) = read_run(&out).as_ref().and_then(alloc_executions) {
+            let orders: Vec<u32> = ex.keys().copied().collect();
+            if orders == [0, 1, 2] && before_hang.is_none() {
+                before_hang = Some((Instant::now(), ex));
+            } else if orders.contains(&3) && hang_ended.is_none() {
+                hang_ended = Some(Instant::now());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = started.elapsed();
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let (seen_at, before) = before_hang.expect("the file held executions 0–2 during the hang");
+    let hang = hang_ended.expect("the hung execution was recorded") - seen_at;
+    println!("run took {took:?}; the hung execution was recorded {hang:?} after the one before it");
+    // Killed at the timeout: not before, and not much after (the file is
+    // read every 10 ms; an execution takes ~0.1 s here).
+    assert!(
+        hang >= timeout - Duration::from_millis(100) && hang < timeout + Duration::from_secs(2),
+        "{hang:?}"
+    );
+    // The hung child and its helper were killed with their process group.
+    let left = processes_marked(&marker);
+    assert!(left.is_empty(), "processes left: {left:?}");
+
+    let run = read_run(&out).expect("the file");
+    assert_eq!(run.status, "complete");
+    let suite = run.suites.iter().find(|s| s.suite == "alloc").unwrap();
+    assert_eq!(suite.status, "complete", "{:?}", suite.error);
+    let ex = alloc_executions(&run).unwrap();
+    // Every scheduled execution ran, the two faults failed, the rest have
+    // all their samples.
+    assert_eq!(
+        ex.keys().copied().collect::<Vec<_>>(),
+        (0..ex.len() as u32).collect::<Vec<_>>()
+    );
+    assert!(ex.len() >= 40, "{} executions", ex.len());
+    let failed: Vec<(u32, &str)> = ex
+        .iter()
+        .filter(|(_, e)| !e.1)
+        .map(|(o, e)| (*o, e.2.as_deref().unwrap_or("")))
+        .collect();
+    println!("failed: {failed:?}");
+    assert_eq!(
+        failed,
+        [
+            (
+                3,
+                "timed out after 2 s (the execution timeout) and was killed"
+            ),
+            (7, "killed by SIGSEGV"),
+        ]
+    );
+    for (order, (key, ok, _, m)) in &ex {
+        if *ok {
+            assert_eq!(m.len(), 6, "execution {order} of {key}");
+            assert!(m.iter().all(|v| v.is_finite() && *v > 0.0));
+        } else {
+            assert!(m.is_empty());
+        }
+    }
+    // What was in the file before the hang is in the final file unchanged.
+    for (order, e) in &before {
+        assert_eq!(&ex[order], e, "execution {order}");
+    }
+
+    // `tickbook analyze` shows both failures against their configurations.
+    let text = bin().arg("analyze").arg(&out).output().unwrap();
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    let json = bin()
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    for (order, message) in failed {
+        let key = &ex[&order].0;
+        let (workload, rest) = key.split_once(' ').unwrap();
+        let (strategy, allocator) = rest.split_once(' ').unwrap();
+        let config = json[0]["alloc"]["configs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| {
+                c["workload"] == workload
+                    && c["strategy"] == strategy
+                    && c["allocator"] == allocator
+            })
+            .unwrap();
+        assert_eq!(config["executions_failed"], 1, "{key}");
+        assert_eq!(config["executions_ok"], 3, "{key}");
+        assert_eq!(
+            config["failures"],
+            serde_json::json!([[message, 1]]),
+            "{key}"
+        );
+        let line = text
+            .lines()
+            .find(|l| {
+                l.contains("failed executions of") && l.contains(strategy) && l.contains(allocator)
+            })
+            .unwrap_or_else(|| panic!("no failure line for {key} in:\n{text}"));
+        assert!(line.ends_with(&format!("1× {message}")), "{line}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -17,6 +17,7 @@ import {
 
 let tmp, results, server, run, runFile;
 const CONSTANT = 'trace-constant.json';
+const COPY_EDGES = 'copy-legend-edges.json';
 
 before(async () => {
   await checkPrerequisites();
@@ -37,6 +38,25 @@ before(async () => {
     }
   }
   await writeFile(path.join(results, CONSTANT), JSON.stringify(doc));
+  // The copy suite of the collection with every implementation × length
+  // spanning 0.0095 to 0.0115 ns per byte: the colour legend's round ticks
+  // then fall on both ends of its ramp, with 6-character labels.
+  const full = JSON.parse(await readFile(files.run, 'utf8'));
+  const copy = full.suites.find((x) => x.suite === 'copy');
+  const groups = new Map();
+  for (const c of copy.data.cases.filter((x) => x.available)) {
+    const k = `${c.implementation} ${c.length - (c.length % 64)}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(c);
+  }
+  for (const cases of groups.values()) {
+    cases.forEach((c, i) => {
+      const perByte = 0.0095 + (0.002 * i) / Math.max(1, cases.length - 1);
+      c.samples_ns = c.samples_ns.map(() => perByte * c.length);
+    });
+  }
+  full.suites = [copy];
+  await writeFile(path.join(results, COPY_EDGES), JSON.stringify(full));
   [run] = await analyzeJson([files.run]);
   assert.ok(run.ok, 'the collection reads');
   server = await serve(results);
@@ -475,6 +495,34 @@ test('Clocks and Copy: step histograms and legends keep their labels inside, rea
       const copy = await figureTexts(page, 'figure[data-testid="copy-heatmap"]');
       assertInside(copy, `copy heat map at ${width} px`);
       clean(problems);
+    } finally {
+      await close();
+    }
+  }
+});
+
+test('Copy: the colour legend keeps labels on both ends of its ramp inside its SVG, in both metrics', { timeout: 300_000 }, async () => {
+  const [r] = await analyzeJson([path.join(results, COPY_EDGES)]);
+  const impl = r.copy.implementations[0];
+  const len = r.copy.lengths[0];
+  const shown = r.copy.cells.filter((c) => c.implementation === impl && c.nominal_length === len && c.ns_per_byte != null).map((c) => c.ns_per_byte);
+  assert.ok(Math.abs(Math.min(...shown) - 0.0095) < 1e-9 && Math.abs(Math.max(...shown) - 0.0115) < 1e-9, `the first map spans 0.0095…0.0115 ns/B (${Math.min(...shown)}…${Math.max(...shown)})`);
+  for (const width of [1400, 1024]) {
+    const { page, problems, close } = await openPage(COPY_EDGES, { viewport: { width, height: 900 } });
+    try {
+      for (const metric of ['ns_per_byte', 'gb_per_s']) {
+        await page.check(`[data-testid=copy-metric] input[value="${metric}"]`);
+        await waitChart(page, 'copy-heatmap');
+        const legend = (await figureTexts(page, 'figure[data-testid="copy-heatmap"]')).filter((t) => t.legend);
+        assert.ok(legend.length >= 3, `${metric}: legend labels (${legend.map((t) => t.text).join(', ')})`);
+        if (metric === 'ns_per_byte') {
+          for (const end of ['0.0095', '0.0115']) assert.ok(legend.some((t) => plain(t.text) === end), `${metric}: a legend tick "${end}" at an end of the ramp`);
+        }
+        assertInside(legend, `copy legend (${metric}) at ${width} px`);
+        assertNoOverlap(legend.filter((t) => /^[−-]?\d/.test(plain(t.text))), `copy legend (${metric}) at ${width} px`);
+      }
+      clean(problems);
+      await screenshot(page, `chart-defects-copy-legend-${width}`);
     } finally {
       await close();
     }

@@ -8,7 +8,7 @@
 // (harness everySuiteCollection), every importer fixture, the hand-written
 // fixtures and a generated coarse clock whose steps differ by 1 ns; each
 // control that redraws a chart (form, cut, implementation × length, metric,
-// workload, instrumented run) is turned through its values.
+// workload, instrumented run, signal metric) is turned through its values.
 //
 // One test per chart kind, one subtest per check, each named; each prints
 // what it measured ("bottleneck-bars: 1 chart, 88 marks, max error …").
@@ -25,8 +25,8 @@ import {
   FIXTURES, checkPrerequisites, tempDir, analyzeJson, serve, openBrowser, waitForFiles, everySuiteCollection, IMPORT_FIXTURES,
 } from './harness.mjs';
 import {
-  snapshotCharts, settleCharts, ChartCheck, group, painted, classed, bandAt, checkSequentialFill, parseColour, mapScale, parseTick, axisLabel,
-  checkTextsInside, checkTickOverlap, checkLabelCollisions, checkLegends, checkContrast, listProblems,
+  snapshotCharts, settleCharts, ChartCheck, group, painted, classed, bandAt, bandLayout, checkSequentialFill, parseColour, mapScale, parseTick, axisLabel,
+  checkTextsInside, checkTickOverlap, checkLabelCollisions, checkLegends, checkContrast, listProblems, tickLabels,
 } from './marks.mjs';
 
 const FOLDER_NAME = 'target-criterion/'; // as the page names a picked folder
@@ -104,6 +104,11 @@ async function turnControls(page, source) {
       for (const level of await values(`#${id} [data-testid=trace-example-level] option`)) {
         await page.selectOption(`#${id} [data-testid=trace-example-level]`, level);
         await read(`workload ${w}, level ${level}`);
+      }
+      // The signals of every metric (times, counts, cycles: each its own axis unit).
+      for (const metric of await values(`#${id} [data-testid=trace-example-metric] option`)) {
+        await page.selectOption(`#${id} [data-testid=trace-example-metric]`, metric);
+        await read(`workload ${w}, metric ${metric}`);
       }
       for (const kind of ['inner', 'outer']) {
         const box = `#${id} [data-testid=trace-${kind}-all]`;
@@ -247,7 +252,11 @@ const SPECS = {
   'bottleneck-curves'(s, r, C) {
     const b = r.bottleneck;
     const pts = b.cases.filter((c) => c.timable && c.overhead != null);
-    C.axes({ x: 'bytes', y: 'plain' });
+    // The y axis is a symmetric log drawn by hand on a linear scale, as its
+    // caption says: linear within ±0.1, logarithmic beyond, labelled in the
+    // overhead itself. Plot receives log10(1 + |v| / 0.1) with v's sign.
+    C.axes({ x: 'bytes', y: { kind: 'plain', toScale: (v) => Math.sign(v) * Math.log10(1 + Math.abs(v) / 0.1) } });
+    if (s.scales.y.type !== 'linear') C.fail(`y scale is ${s.scales.y.type}, not the linear scale the hand-made symmetric log is drawn on`);
     // Plot draws a line whose title varies point to point as segments.
     const lines = group(s, 'line');
     const kernels = [...new Set(pts.map((p) => p.kernel))];
@@ -289,8 +298,25 @@ const SPECS = {
   'step-histogram'(s, r, C) {
     const clock = r.clocks.clocks.find((c) => c.name === s.caption);
     if (!clock) { C.fail(`no clock named "${s.caption}"`); return; }
-    const unit = labelUnitNs(axisLabel(s.plot, 'x'));
-    if (unit == null) C.fail(`x axis label "${axisLabel(s.plot, 'x')}" names no time unit`);
+    const label = axisLabel(s.plot, 'x');
+    // Steps close together are drawn as their difference from the clock's
+    // modal step, which the label states ("step − 4 ms (ns) →"): the spec
+    // subtracts the report's modal step, and the label must say that value.
+    const minus = /^step\s*−\s*(.+?)\s*\((?:ps|ns|µs|ms|s)\)/.exec(label);
+    const ref = minus ? clock.modal_step_ns : 0;
+    if (minus) {
+      const said = parseTick(minus[1], 'time');
+      if (!said || said.bad || Math.abs(said.value - clock.modal_step_ns) > 1e-9 * clock.modal_step_ns) {
+        C.fail(`x axis label "${label}" subtracts ${minus[1]}, the report's modal step is ${clock.modal_step_ns} ns`);
+      }
+    }
+    // The unit: in the label, or on every tick label (a log axis's "10 ns", "1 µs").
+    let unit = labelUnitNs(label);
+    if (unit == null) {
+      const ticks = tickLabels(s.plot, 'x').filter((t) => t.text.trim());
+      if (ticks.length && ticks.every((t) => { const p = parseTick(t.text, 'time'); return p && !p.bad; })) unit = 1;
+      else C.fail(`x axis label "${label}" names no time unit, nor do its tick labels (${ticks.map((t) => t.text).join(', ')})`);
+    }
     C.axes({ x: { kind: 'time', toScale: (ns) => ns / (unit ?? 1) }, y: 'count' });
     const bins = clock.step_histogram;
     const rules = group(s, 'rule', 0);
@@ -298,13 +324,13 @@ const SPECS = {
     for (const el of rules) {
       const bin = bins[el.index];
       C.marks++;
-      C.at('x', bin.step_ns, el.x1, `step ${bin.step_ns} ns`);
+      C.at('x', bin.step_ns - ref, el.x1, `step ${bin.step_ns} ns`);
       C.at('y', 0, Math.max(el.y1, el.y2), `step ${bin.step_ns} ns base`);
       C.at('y', bin.count, Math.min(el.y1, el.y2), `step ${bin.step_ns} ns count`);
     }
     for (const el of group(s, 'dot', 0)) {
       const bin = bins[el.index];
-      C.point(el, bin.step_ns, bin.count, `step ${bin.step_ns} ns dot`);
+      C.point(el, bin.step_ns - ref, bin.count, `step ${bin.step_ns} ns dot`);
     }
   },
 
@@ -574,21 +600,34 @@ const SPECS = {
       const ym = bandAt(s.scales.y, el.y);
       return { level, xi: w.metrics.indexOf(xm), yi: w.metrics.indexOf(ym), fx0 };
     };
-    const texts = group(s, 'text');
+    const cellName = (level, xi, yi) => `${levelName(level)}: ${w.metrics[xi]} × ${w.metrics[yi]}`;
     let want = 0;
-    for (const l of w.levels) for (let i = 0; i < w.metrics.length; i++) for (let j = 0; j < w.metrics.length; j++) if (expected(l, i, j) != null) want++;
-    C.count(texts.length, want, `defined cells (${w.name})`);
+    let wantUndefined = 0;
+    for (const l of w.levels) {
+      for (let i = 0; i < w.metrics.length; i++) for (let j = 0; j < w.metrics.length; j++) if (expected(l, i, j) != null) want++; else wantUndefined++;
+    }
+    // Labels: one per defined cell, its value to two decimals; or none,
+    // which is right only where cells are too small for a label: "−0.00"
+    // at 8 px (the smallest readable) is about 3.3 em, plus a pixel each side.
+    const texts = group(s, 'text');
+    const bw = bandLayout(s.scales.x).bandwidth;
+    const bh = bandLayout(s.scales.y).bandwidth;
+    const labelFits = 3.3 * 8 + 2 <= bw && 8 + 2 <= bh;
+    if (texts.length || labelFits) C.count(texts.length, want, `value labels of defined cells (${w.name}; cells ${bw.toFixed(1)} × ${bh.toFixed(1)} px)`);
     for (const el of texts) {
       const { level, xi, yi } = where(el);
       C.marks++;
       if (!level || xi < 0 || yi < 0) { C.fail(`"${el.text}" at (${el.x}, ${el.y}) is in no cell`); continue; }
       const v = expected(level, xi, yi);
-      const what = `${levelName(level)}: ${w.metrics[xi]} × ${w.metrics[yi]}`;
+      const what = cellName(level, xi, yi);
       if (v == null) C.fail(`${what}: drawn "${el.text}", the report has null`);
       else C.text(el.text, v.toFixed(2).replace('-', '−'), what);
     }
-    // Colour: RdBu, red below 0 and blue above, darker the further from 0.
+    // Defined cells: one per value the report has, coloured on RdBu (red
+    // below 0 and blue above, darker the further from 0), each naming its
+    // value in its tooltip.
     const cells = group(s, 'cell', 0, classed('trace-matrix-cell'));
+    C.count(cells.length, want, `coloured cells (${w.name})`);
     const painted0 = [];
     for (const el of cells) {
       const { level, xi, yi } = where(mid(el));
@@ -596,16 +635,26 @@ const SPECS = {
       const c = parseColour(el.fill);
       C.marks++;
       if (v == null || !c) { C.fail(`a coloured cell at (${mid(el).x}, ${mid(el).y}) whose value is ${v} (fill ${el.fill})`); continue; }
-      const what = `${levelName(level)}: ${w.metrics[xi]} × ${w.metrics[yi]}`;
+      const what = cellName(level, xi, yi);
       if (Math.abs(v) > 0.1 && (v > 0) !== (c.b > c.r)) C.fail(`${what}: ρ = ${v.toFixed(2)} painted ${c.b > c.r ? 'blue' : 'red'}`);
+      const [head, rho] = (el.title ?? '').split('\n');
+      if (head !== what) C.fail(`${what}: its tooltip names "${head}"`);
+      if (!/^ρ = /.test(rho ?? '') || !sameShown(numberIn(rho), v, 3)) C.fail(`${what}: tooltip "${rho}" for ρ = ${v}`);
       painted0.push({ value: Math.abs(v), fill: el.fill, what });
     }
     for (const p of checkSequentialFill(painted0, { slack: 0.02 })) C.fail(p);
-    // Undefined cells: each one the report leaves null.
-    for (const el of group(s, 'cell', 0)) {
+    // Undefined cells: one per cell the report leaves null, empty (no
+    // colour of the scale, no label) and saying so in its tooltip.
+    const undef = group(s, 'cell', 0, classed('trace-matrix-undefined'));
+    C.count(undef.length, wantUndefined, `undefined cells (${w.name})`);
+    for (const el of undef) {
       const { level, xi, yi } = where(mid(el));
       C.marks++;
-      if (level && xi >= 0 && yi >= 0 && expected(level, xi, yi) != null) C.fail(`${levelName(level)}: ${w.metrics[xi]} × ${w.metrics[yi]} drawn undefined, the report has ${expected(level, xi, yi)}`);
+      if (!level || xi < 0 || yi < 0) { C.fail(`an undefined cell at (${mid(el).x}, ${mid(el).y}) is in no cell`); continue; }
+      const what = cellName(level, xi, yi);
+      if (expected(level, xi, yi) != null) C.fail(`${what} drawn undefined, the report has ${expected(level, xi, yi)}`);
+      if (parseColour(el.fill)) C.fail(`${what}: undefined, yet filled with the colour ${el.fill}`);
+      if (!/\nundefined\b/.test(el.title ?? '')) C.fail(`${what}: undefined, its tooltip says "${el.title}"`);
     }
   },
 
@@ -627,7 +676,16 @@ const SPECS = {
       data.push({ panel: 'aligned (by path step)', t: k, v: base[ex.index1[k]], run: 'baseline' });
       data.push({ panel: 'aligned (by path step)', t: k, v: inst[ex.index2[k]], run: 'inst' });
     }
-    C.axes({ x: 'plain', y: 'plain', fx: null });
+    // The y axis in a scaled unit its label names: a time metric in s, ms,
+    // µs or ns; another in its unit, perhaps in thousands, millions or billions.
+    const unit = r.trace.metrics.find((m) => m.name === s.ctx.metric)?.unit;
+    const label = axisLabel(s.plot, 'y');
+    if (unit === 'ns') {
+      if (labelUnitNs(label) == null) C.fail(`y axis label "${label}" names no time unit`);
+    } else if (!['', 'thousand ', 'million ', 'billion '].some((k) => label.includes(`(${k}${unit || 'units'})`))) {
+      C.fail(`y axis label "${label}" names no unit ${unit}`);
+    }
+    C.axes({ x: 'plain', y: unit === 'ns' ? 'time' : 'plain', fx: null });
     const lines = group(s, 'line');
     C.count(lines.length, 4, 'signals (two runs × two panels)');
     const first = facetOffset(s, s.scales.fx.domain[0]);

@@ -134,6 +134,7 @@ test('copy heat map, flagged table, allocation rankings, ECDF and configurations
       assert.ok(sameNumber(num(g.mean.lo), c.stats.mean_hierarchical.lo), `mean lo ${i}`);
       assert.ok(sameNumber(num(g['impact-factor'].v), c.stats.impact_factor?.estimate), `impact ${i}`);
       assert.ok(sameNumber(num(g['impact-factor'].hi), c.stats.impact_factor?.hi), `impact hi ${i}`);
+      assert.ok(sameNumber(num(g['impact-p'].v), c.stats.impact_null?.p_value), `impact p ${i}`);
       assert.ok(sameNumber(num(g['cv-within'].v), c.stats.cv_within?.estimate), `cv ${i}`);
       assert.ok(sameNumber(num(g['ratio-to-baseline'].v), c.ratio_to_baseline?.estimate), `ratio ${i}`);
       assert.ok(sameNumber(num(g['ratio-to-baseline'].lo), c.ratio_to_baseline?.lo), `ratio lo ${i}`);

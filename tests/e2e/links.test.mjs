@@ -36,6 +36,7 @@ const VALID = {
   linkage: 'ward',
   'impact.pairs': 50,
   'impact.group_size': 5,
+  'impact.permutations': 100,
   threshold: 0.1,
   outlier_k: 3,
   impact_resamples: 100,
@@ -100,12 +101,12 @@ test('every analysis option round-trips through a link; refused values fall back
   // Refused values: each falls back to its default; the others apply; the notice names each.
   const bad = {
     confidence: 1.5, quantile_type: 42, outlier_k: -1, threshold: '5', nope: 1, impact_resamples: 0,
-    bootstrap: { resamples: 1e9, seed: 7 }, dtw: { step_pattern: 'bogus', band: 12 },
+    impact: { permutations: 5 }, bootstrap: { resamples: 1e9, seed: 7 }, dtw: { step_pattern: 'bogus', band: 12 },
   };
   const got = await checkOptions(restoreOptions(defaults, { o: bad }), check);
   assert.deepEqual(got, set(set(defaults, 'bootstrap.seed', 7), 'dtw.band', 12));
   const notice = linkNotice();
-  for (const f of ['confidence', 'quantile_type', 'outlier_k', 'threshold', 'nope', 'impact_resamples', 'bootstrap.resamples', 'dtw.step_pattern']) {
+  for (const f of ['confidence', 'quantile_type', 'outlier_k', 'threshold', 'nope', 'impact_resamples', 'impact.permutations', 'bootstrap.resamples', 'dtw.step_pattern']) {
     assert.ok(notice.includes(`${f} (`), `the notice names ${f}: ${notice}`);
   }
   assert.ok(!/bootstrap\.seed|dtw\.band/.test(notice), 'valid fields are not named');

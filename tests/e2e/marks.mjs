@@ -491,21 +491,24 @@ export function axisLabel(plot, axis) {
 
 /**
  * Read a continuous axis as a reader does: parse every non-empty tick label
- * into the data's unit and fit pixel = a + b·f(value) by least squares, f
- * being the scale type's transform (the only thing taken from Plot). The
- * fit is what the axis says; `residual` is how far the worst label sits
- * from it (labels at the wrong place, or rounded too much to be read).
- * Returns {at(v) → px, residual, labels, problems}.
+ * into the data's unit and fit pixel = a + b·f(toScale(value)) by least
+ * squares, f being the scale type's transform (the only thing taken from
+ * Plot) and `toScale` the spec's own statement of what the chart hands Plot
+ * for a value (a unit, a difference, a hand-made symmetric log; identity by
+ * default). The fit is what the axis says; `residual` is how far the worst
+ * label sits from it (labels at the wrong place, or rounded too much to be
+ * read). Returns {at(v) → px, residual, labels, problems}.
  */
-export function readAxis(snapshot, axis, kind, { facetIndex } = {}) {
+export function readAxis(snapshot, axis, kind, { toScale = (v) => v } = {}) {
   const scale = snapshot.scales[axis];
   const plot = snapshot.plot;
   const label = axisLabel(plot, axis);
   const problems = [];
   let els = tickLabels(plot, axis);
   if (!scale) return { problems: [`no ${axis} scale`], labels: [] };
-  const f = scaleTransform(scale);
-  if (!f) return { problems: [`${axis}: not a continuous scale (${scale.type})`], labels: [] };
+  const ft = scaleTransform(scale);
+  if (!ft) return { problems: [`${axis}: not a continuous scale (${scale.type})`], labels: [] };
+  const f = (v) => ft(toScale(v));
   const coord = axis.startsWith('x') ? 'x' : 'y';
   // With facets, an axis repeats per facet: read the first facet's copy.
   const facet = snapshot.scales[coord === 'x' ? 'fx' : 'fy'];
@@ -734,8 +737,13 @@ export function group(snapshot, label, n = 0, pred = () => true) {
 
 /** A group predicate: its elements are painted `colour` (fill or stroke). */
 export const painted = (colour) => (g) => g.elements.length > 0 && g.elements.every((e) => e.fill === colour || e.stroke === colour);
-/** A group predicate: Plot's className. */
-export const classed = (name) => (g) => (g.className ?? '').split(/\s+/).includes(name);
+/**
+ * A group predicate: Plot's className, on the mark's group or, in a
+ * faceted chart, on each facet's group inside it (every element's).
+ */
+const hasClass = (c, name) => (c ?? '').split(/\s+/).includes(name);
+export const classed = (name) => (g) => hasClass(g.className, name) ||
+  (g.elements.length > 0 && g.elements.every((e) => hasClass(e.className, name)));
 
 /** Accumulates pixel errors of one kind of check and the problems past a tolerance. */
 export class Errors {
@@ -826,7 +834,7 @@ export class ChartCheck {
       const scale = this.s.scales[axis];
       if (!scale) { this.axisProblems.push(`no ${axis} scale`); continue; }
       if (kind == null) continue;
-      const r = readAxis(this.s, axis, kind);
+      const r = readAxis(this.s, axis, kind, { toScale: this.toScale[axis] });
       this.read[axis] = r;
       this.axisProblems.push(...r.problems);
       this.axisProblems.push(...tickSpread(this.s, axis, r));

@@ -7,9 +7,9 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell, later } from './dom.js';
 import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtLevel } from './units.js';
 import { cellHeader, warningsList } from './cell.js';
-import { ciCell, fmtFactor } from './executions.js';
+import { ciCell, fmtFactor, ciText, fmtImpactP, fmtImpactBand } from './executions.js';
 
 const STRATEGY_TEXT = {
   default_4k: 'default 4 KiB pages, wherever the kernel puts them',
@@ -40,7 +40,7 @@ export function allocCell(report, key) {
       'and allocators (the system allocator, mimalloc, jemalloc). ',
       cc ? `Colours: ${fmtCount(a.colours)}, from the L${cc.level} cache (${fmtBytes(cc.size_bytes)}, ${cc.ways}-way, ${cc.line_bytes}-byte lines). ` : 'No page colours (frame numbers hidden). '),
     h('p', {}, `Each configuration ran as ${fmtCount(a.executions_per_config)} separate executions (child processes, in a random order, seed ${a.schedule_seed}) of ${fmtCount(a.measurements_per_execution)} measurements each, so its mean and `,
-      h('strong', {}, 'impact factor'), ' (1 = no execution effect) come with intervals. Configurations that differ only in the strategy form a group; ',
+      h('strong', {}, 'impact factor'), ' (how much wider measurements spread across executions than within one; 1 = no execution effect, p = how often shuffling the measurements across executions gives as much) come with intervals. Configurations that differ only in the strategy form a group; ',
       `in each group a strategy ranks first when no other is better by the comparison rule (CIs disjoint and difference above the threshold), tabulated at the seed’s thresholds (the toolbar’s threshold does not change these tables). ${fmtCount(a.groups)} groups.`)),
   h('div', { class: 'alloc-rankings' },
     rankingTable(a.mean_ranking, 'alloc-mean-ranking', 'Mean time: % of groups in which each strategy ranks first (Figure 6)', fmtPercent),
@@ -92,7 +92,9 @@ function ecdfChart(a, colour) {
       marginLeft: 52,
       marginRight: 36,
       marginBottom: 40,
-      x: { type: 'log', label: 'impact factor (log scale; 1 = no execution effect) →', labelAnchor: 'center', grid: true, nice: true },
+      // Factors as plain numbers at 1, 2 and 5 × 10^k (Plot's default log
+      // labels put an SI prefix on a factor: "100m" for 0.1).
+      x: { type: 'log', label: 'impact factor (log scale; 1 = no execution effect) →', labelAnchor: 'center', grid: true, nice: true, tickFormat: factorTick },
       y: { domain: [0, 1], label: '↑ share of configurations', grid: true, tickFormat: (v) => `${Math.round(v * 100)} %` },
       color: { domain: a.strategies, range: a.strategies.map(colour), legend: true },
       marks: [
@@ -105,6 +107,13 @@ function ecdfChart(a, colour) {
   });
   fig.dataset.points = String(points.length);
   return fig;
+}
+
+/** A log axis tick: 1, 2 or 5 × 10^k as a plain number, the others unlabelled. */
+function factorTick(v) {
+  const e = Math.floor(Math.log10(v) + 1e-9);
+  const m = v / 10 ** e;
+  return [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6) ? fmtNum(v, { digits: 3, exact: true }) : '';
 }
 
 function sparkline(hist, misses) {
@@ -136,6 +145,17 @@ function sparkline(hist, misses) {
   }, svg, misses != null ? h('span', { class: ['sub', misses > 0 ? 'bad' : ''] }, `${fmtCount(misses)} misses`) : null);
 }
 
+/** The impact factor cell's tooltip: its interval, the null and the paper's statistic. */
+function impactTitle(s) {
+  const f = s?.impact_factor;
+  if (!f) return undefined;
+  const nul = s.impact_null;
+  const paper = s.impact_factor_paper;
+  return `impact factor ${f.estimate} (${fmtLevel(f.confidence)} CI ${f.lo} to ${f.hi})` +
+    (nul ? `; ${fmtImpactP(nul)}, noise alone ${fmtImpactBand(nul)}` : '') +
+    (paper ? `; the paper’s statistic (Hocko & Kalibera) ${ciText(paper, fmtFactor)}, ${fmtFactor(nul?.paper_mean)} with no execution effect` : '');
+}
+
 function configsTable(a) {
   const rows = a.configs.map((c, i) => {
     const s = c.stats;
@@ -155,10 +175,11 @@ function configsTable(a) {
             ? h('details', { class: 'failures' }, h('summary', { class: 'bad' }, `${fmtCount(c.executions_failed)} failed`),
               h('ul', {}, c.failures.map(([m, n]) => h('li', {}, `${n}× `, m))))
             : null)
-        : h('td', { colspan: 7, class: 'wrap muted', title: c.unavailable_reason ?? '' }, `not run: ${c.unavailable_reason ?? 'no reason recorded'}`),
+        : h('td', { colspan: 8, class: 'wrap muted', title: c.unavailable_reason ?? '' }, `not run: ${c.unavailable_reason ?? 'no reason recorded'}`),
       c.available ? ciCell('mean', meanCi, fmt) : null,
       c.available ? ciCell('ratio-to-baseline', c.ratio_to_baseline, fmtFactor) : null,
-      c.available ? ciCell('impact-factor', s?.impact_factor, fmtFactor) : null,
+      c.available ? ciCell('impact-factor', s?.impact_factor, fmtFactor, { title: impactTitle(s) }) : null,
+      c.available ? numCell('impact-p', s?.impact_null?.p_value, fmtImpactP(s?.impact_null, { short: true }), { title: s?.impact_null ? `${fmtImpactP(s.impact_null)}; noise alone: ${fmtImpactBand(s.impact_null)}` : undefined }) : null,
       c.available ? ciCell('cv-within', s?.cv_within, fmtPercent) : null,
       c.available ? numCell('huge-page-share', c.huge_page_share, fmtPercent(c.huge_page_share)) : null,
       c.available ? h('td', { class: 'spark-cell' }, sparkline(c.colour_histogram, c.colour_misses)) : null);
@@ -167,11 +188,13 @@ function configsTable(a) {
     h('h3', {}, `Configurations (${fmtCount(a.configs.length)})`),
     table({
       testid: 'alloc-configs',
-      caption: 'Mean: hierarchical bootstrap CI over executions. × default_4k: ratio of means with its CI. Impact factor: 1 = no execution effect. Colours: pages per cache colour over all executions (flat = evenly spread); misses = pages that did not get the wanted colour.',
+      caption: 'Mean: hierarchical bootstrap CI over executions. × default_4k: ratio of means with its CI. Impact factor: √(variance across executions ÷ within one), 1 = no execution effect, with p from shuffles of the measurements across executions (the paper’s statistic in the tooltip). Colours: pages per cache colour over all executions (flat = evenly spread); misses = pages that did not get the wanted colour.',
       columns: ['Workload', 'Size', 'Strategy', 'Allocator', { label: 'Executions', class: 'num' },
         { label: 'Mean', class: 'num' },
         { label: '× default_4k', class: 'num', title: 'Mean time over the same workload, size and allocator under default_4k, with a CI from resampling both configurations by execution' },
-        { label: 'Impact factor', class: 'num' }, { label: 'CV within', class: 'num' },
+        { label: 'Impact factor', class: 'num' },
+        { label: 'p (impact)', class: 'num', title: 'How often shuffling the measurements across executions (no execution effect) gives an impact factor as large' },
+        { label: 'CV within', class: 'num' },
         { label: 'Huge pages', class: 'num', title: 'Mean share of the working set on huge pages' }, 'Colours'],
       rows,
     }));

@@ -72,36 +72,53 @@ function stepHistogram(r) {
   const ref = narrow ? (r.modal_step_ns ?? hi) : 0;
   const [scale, unit] = logX ? [1, 'ns'] : timeUnit(narrow ? hi - lo : hi);
   const data = bins.map((b) => ({ ...b, x: (b.step_ns - ref) / scale }));
-  // Few distinct steps: a tick at each of them, nothing in between.
-  const exactTicks = bins.length <= 4 ? data.map((d) => d.x) : undefined;
+  const tickText = (v) => fmtNum(v, { digits: 12, exact: true }).replace('-', '−');
   const label = narrow ? `step − ${fmtNs(ref, { exact: true, digits: 12 })} (${unit}) →` : logX ? 'step →' : `step (${unit}) →`;
   return chartFigure({
     testid: 'step-histogram',
     className: 'small',
     caption: r.name,
     summary,
-    draw: (width) => Plot.plot({
-      ...baseOptions(width),
-      height: 140,
-      marginLeft: 44,
-      marginRight: 26,
-      marginBottom: 40,
-      x: logX
-        ? { type: 'log', label, ticks: decades(lo, hi, width - 70), tickFormat: (v) => fmtNs(v, { exact: true, digits: 12 }) }
-        : {
-          label, ticks: exactTicks ?? (narrow ? 2 : 4), nice: !exactTicks && lo !== hi,
-          tickFormat: (v) => fmtNum(v, { digits: 12, exact: true }).replace('-', '−'),
-          domain: lo === hi ? [data[0].x * 0.5, data[0].x * 1.5] : exactTicks ? padded(data.map((d) => d.x)) : undefined,
-        },
-      y: { label: 'count', ticks: 3, grid: true, tickFormat: (v) => (v >= 1000 ? `${fmtNum(v / 1000, { digits: 3, exact: true })}k` : fmtNum(v, { digits: 3, exact: true })) },
-      marks: [
-        Plot.ruleX(data, { x: 'x', y1: 0, y2: 'count', stroke: 'var(--accent)', strokeWidth: 2 }),
-        Plot.dot(data, { x: 'x', y: 'count', r: 2, fill: 'var(--accent)', tip: true,
-          title: (b) => `step ${fmtNs(b.step_ns, { exact: true, digits: 12 })}: ${fmtCount(b.count)} times` }),
-        Plot.ruleY([0]),
-      ],
-    }),
+    draw: (width) => {
+      // Few distinct steps: a tick at each of them, nothing in between,
+      // when their labels are short and apart (a TSC's 10.3448… ns steps are
+      // not: they get round ticks).
+      const domain = lo === hi ? [data[0].x * 0.5, data[0].x * 1.5] : padded(data.map((d) => d.x));
+      const exactTicks = bins.length <= 4 && fewTicks(data.map((d) => d.x), tickText, domain, width - 70) ? data.map((d) => d.x) : undefined;
+      return Plot.plot({
+        ...baseOptions(width),
+        height: 140,
+        marginLeft: 44,
+        marginRight: 26,
+        marginBottom: 40,
+        x: logX
+          ? { type: 'log', label, ticks: decades(lo, hi, width - 70), tickFormat: (v) => fmtNs(v, { exact: true, digits: 12 }) }
+          : {
+            label, ticks: exactTicks ?? (narrow ? 2 : 4), nice: !exactTicks && lo !== hi, tickFormat: tickText,
+            domain: lo === hi || exactTicks ? domain : undefined,
+          },
+        y: { label: 'count', ticks: 3, grid: true, tickFormat: (v) => (v >= 1000 ? `${fmtNum(v / 1000, { digits: 3, exact: true })}k` : fmtNum(v, { digits: 3, exact: true })) },
+        marks: [
+          Plot.ruleX(data, { x: 'x', y1: 0, y2: 'count', stroke: 'var(--accent)', strokeWidth: 2 }),
+          Plot.dot(data, { x: 'x', y: 'count', r: 2, fill: 'var(--accent)', tip: true,
+            title: (b) => `step ${fmtNs(b.step_ns, { exact: true, digits: 12 })}: ${fmtCount(b.count)} times` }),
+          Plot.ruleY([0]),
+        ],
+      });
+    },
   });
+}
+
+/**
+ * Whether ticks at `xs` read well: each label short (at most 4 significant
+ * digits) and each clear of the next on a `px`-wide axis over `domain`
+ * (about 7 px a character at the charts' 12 px font, and a gap).
+ */
+function fewTicks(xs, text, [d0, d1], px) {
+  const labels = xs.map(text);
+  if (labels.some((t) => t.replace(/[^0-9]/g, '').replace(/^0+/, '').replace(/0+$/, '').length > 4)) return false;
+  const at = xs.map((x, i) => ({ px: ((x - d0) / (d1 - d0)) * px, w: 7 * labels[i].length })).sort((a, b) => a.px - b.px);
+  return at.every((t, i) => i === 0 || t.px - at[i - 1].px >= (t.w + at[i - 1].w) / 2 + 8);
 }
 
 /** Powers of ten in [lo, hi], every other one when they would be under 48 px apart. */

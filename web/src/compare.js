@@ -81,7 +81,8 @@ export function compareCell(report, ctx) {
 function fileLegend(files) {
   return h('div', { class: 'table-wrap' }, h('table', { class: 'data compact', 'data-testid': 'compare-files' },
     h('caption', {}, 'Files compared (A is the baseline of every suite it holds)'),
-    h('thead', {}, h('tr', {}, ['', 'File', 'Host', 'Started', 'Suites'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Letter')),
+      ['File', 'Host', 'Started', 'Suites'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, files.map((f, i) => h('tr', { dataset: { index: i } },
       h('th', { scope: 'row' }, letter(i)),
       h('td', { class: 'wrap' }, f.name, f.ok ? null : h('span', { class: 'sub error-text' }, f.error)),

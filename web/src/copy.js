@@ -110,6 +110,9 @@ function heatMap(c, view) {
       ? `Range ${fmtV(Math.min(...ok.map((d) => d.value)))} to ${fmtV(Math.max(...ok.map((d) => d.value)))} ${metric.short} (${metric.better}).`
       : '') +
     (flagged.length ? ` Flagged: ${flagged.map((d) => `variant ${d.variant} at alignment ${d.col} (${fmtFactor(d.ratio_to_baseline)})`).join('; ')}.` : '');
+  const legend = legendTicks(Math.min(...ok.map((d) => d.value)), Math.max(...ok.map((d) => d.value)), { log: true });
+  const legendText = (v) => fmtNum(v, { digits: 4, exact: true });
+  const edge = (v) => (v == null ? 16 : Math.max(16, Math.ceil(3 * legendText(v).length) + 4));
   const fig = chartFigure({
     testid: 'copy-heatmap',
     caption: `${view.copyImpl}, ${fmtBytes(view.copyLen)}: ${metric.label} (${metric.better}) by variant and alignment. Outlined in red: flagged; hatched: not measured (hover for the reason).`,
@@ -123,12 +126,12 @@ function heatMap(c, view) {
         marginBottom: 10,
         x: { domain: cols, label: 'alignment (bytes) →', axis: 'top', tickSize: 0 },
         y: { domain: rows, label: null, tickSize: 0 },
-        // Margins on the legend: its end ticks' labels are centred on its
-        // ends; a few round ticks, so labels neither overlap nor repeat.
+        // A few round ticks, so labels neither overlap nor repeat; margins
+        // on the legend for half its end labels, which may be centred on
+        // its ends (about 6 px a character at the legend's 10 px font).
         color: {
-          scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: (v) => fmtNum(v, { digits: 4, exact: true }),
-          ticks: legendTicks(Math.min(...ok.map((d) => d.value)), Math.max(...ok.map((d) => d.value)), { log: true }),
-          marginLeft: 16, marginRight: 16, width: 272,
+          scheme: metric.scheme, type: 'log', legend: true, label: metric.label, tickFormat: legendText, ticks: legend,
+          marginLeft: edge(legend[0]), marginRight: edge(legend[legend.length - 1]), width: 272,
         },
         marks: [
           Plot.cell(missing, { x: 'col', y: 'row', fill: 'var(--neutral-bg)', inset: 1.5, rx: 4, className: 'copy-unavailable', ariaLabel: 'not measured', title }),

@@ -4,7 +4,7 @@
 // Samples cell (one block per series) and the Allocation cell.
 
 import { h, table, numCell } from './dom.js';
-import { fmtNum, fmtCount, fmtPercent, fmtLevel } from './units.js';
+import { fmtNum, fmtCount, fmtPercent, fmtLevel, fmtProb } from './units.js';
 
 /** "estimate [lo, hi]" of a BootstrapCi, each end formatted with `fmt`. */
 export function ciText(ci, fmt) {
@@ -21,8 +21,38 @@ export function ciCell(stat, ci, fmt, { title } = {}) {
   }, fmt(ci.estimate), h('span', { class: 'sub ci' }, `${fmt(ci.lo)} to ${fmt(ci.hi)}`));
 }
 
-export const fmtFactor = (x) => (x == null || !Number.isFinite(x) ? '—' : `${fmtNum(x, { digits: 3 })}×`);
+// An interval end the data cannot bound comes as the largest double (JSON
+// has no infinity): shown as ∞.
+export const fmtFactor = (x) => (x == null || !Number.isFinite(x) ? '—' : x >= 1e300 ? '∞×' : `${fmtNum(x, { digits: 3 })}×`);
 
+/**
+ * The impact factor's p-value as text: "p = 0.005", saying so when it is the
+ * least the permutations can give (1 / (permutations + 1)); `short` (for a
+ * table column): the number alone, "(least)" when it is that.
+ */
+export function fmtImpactP(nul, { short = false } = {}) {
+  if (!nul) return '—';
+  const least = Math.abs(nul.p_value - 1 / (nul.permutations + 1)) < 1e-12;
+  if (short) return `${fmtProb(nul.p_value, 2)}${least ? ' (least)' : ''}`;
+  return `p = ${fmtProb(nul.p_value, 2)}${least ? ` (the least ${fmtCount(nul.permutations)} shuffles give)` : ''}`;
+}
+
+/** The null band as text: what noise alone gives. */
+export const fmtImpactBand = (nul) => (nul ? `${fmtFactor(nul.band[0])} to ${fmtFactor(nul.band[1])}` : '—');
+
+/**
+ * A cell with the p-value and, below it, the null band: the impact factor
+ * on the measurements shuffled across executions. data-value is the
+ * p-value, data-lo/hi the band, data-paper the paper's statistic's null mean.
+ */
+export function impactNullCell(nul) {
+  if (!nul) return numCell('impact-null', null, '—');
+  return h('td', {
+    class: 'num interval', dataset: { stat: 'impact-null', value: nul.p_value, lo: nul.band[0], hi: nul.band[1], paper: nul.paper_mean ?? '' },
+    title: `p-value ${nul.p_value} from ${nul.permutations} shuffles of the measurements across executions (seed ${nul.seed}); ` +
+      `their impact factors' central ${fmtLevel(nul.confidence)}: ${nul.band[0]} to ${nul.band[1]} (mean ${nul.mean})`,
+  }, fmtImpactP(nul), h('span', { class: 'sub ci' }, `noise alone: ${fmtImpactBand(nul)}`));
+}
 /** The plain-language explanation shown once above the per-series tables. */
 export function executionExplain() {
   return h('div', { class: 'explain' },
@@ -31,10 +61,15 @@ export function executionExplain() {
       ' — separate process runs — the whole level can shift (memory layout, page placement, frequency, what else the machine does). ',
       'More measurements in one run average away only the first layer; only more runs average away the second.'),
     h('p', {}, 'Following Kalibera & Jones (“Rigorous benchmarking in reasonable time”), the mean gets a random-effects interval ',
-      'with variance components T₁² (between executions) and T₂² (within), and a hierarchical bootstrap interval (resampling executions, then measurements in each). ',
-      'The ', h('strong', {}, 'impact factor'), ' (Hocko & Kalibera) is how much wider the spread of means over executions is than the spread over measurements of one run would predict: ',
-      h('strong', {}, '1 = no execution effect'), '; 10 means run-to-run effects dominate. ',
-      'The planning table gives the measurements per execution that minimise cost for a given cost of starting one execution, and the executions then needed for a ±1 % or ±5 % interval.'));
+      'with variance components T₁² (the variance within an execution) and T₂² (the variance between executions: what they add on top, the variance of execution means less its share of T₁²), and a hierarchical bootstrap interval (resampling executions, then measurements in each). ',
+      'The planning table gives the measurements per execution that minimise cost for a given cost of starting one execution, and the executions then needed for a ±1 % or ±5 % interval.'),
+    h('p', {}, 'The ', h('strong', {}, 'impact factor'), ' (after Hocko & Kalibera) is how much wider measurements spread across executions than within one: ',
+      'the square root of the mean variance of measurements from different executions over the mean variance of measurements from one. ',
+      h('strong', {}, '1 = no execution effect'), '; 3 means the spread across runs is three times the spread inside a run. ',
+      'Its p-value is how often shuffling the measurements across executions — which removes any execution effect — gives a factor at least as large; ',
+      '“noise alone” is the range the factor takes over those shuffles. ',
+      'The paper’s own statistic (a mean of standard-deviation ratios of small groups) is shown too: it is above 1 even with no execution effect ',
+      '(about 1.13 for groups of 6, 1.06 for 10, more for skewed data), so read it against its value under the shuffles. tickbook’s docs/methods.md has the details.'));
 }
 
 /**
@@ -68,13 +103,21 @@ export function executionStatsBlock(name, es, fmt, unit) {
   if (!single) row('CV within executions', 'measurement noise', ciCell('cv-within', es.cv_within, fmtPercent));
   row('CV overall', 'all measurements pooled', ciCell('cv-overall', es.cv_overall, fmtPercent));
   if (!single) {
-    row('Impact factor', `1 = no execution effect (${fmtCount(es.impact.pairs)} pairs of ${fmtCount(es.impact.group_size)})`,
+    const nul = es.impact_null;
+    row('Impact factor', '√(variance across executions ÷ within one); 1 = no execution effect',
       ciCell('impact-factor', es.impact_factor, fmtFactor));
+    row('Impact factor with no execution effect', nul
+      ? `${fmtCount(nul.permutations)} shuffles of the measurements across executions`
+      : 'needs three executions, each with two measurements or more', impactNullCell(nul));
+    row('Impact factor, the paper’s statistic', nul
+      ? `Hocko & Kalibera: mean SD ratio of ${fmtCount(es.impact.pairs)} pairs of groups of ${fmtCount(nul.group_size)}; ${fmtFactor(nul.paper_mean)} with no execution effect`
+      : 'Hocko & Kalibera: mean SD ratio of random group pairs',
+    ciCell('impact-factor-paper', es.impact_factor_paper, fmtFactor));
   }
   if (re) {
     const u = unit ? ` ${unit}²` : '';
-    row('T₁²', `variance between executions${u ? ',' + u : ''}`, numCell('t1-sq', re.t1_sq, fmtNum(re.t1_sq) + u));
-    row('T₂²', `variance within executions${u ? ',' + u : ''}`, numCell('t2-sq', re.t2_sq, fmtNum(re.t2_sq) + u));
+    row('T₁²', `variance within an execution${u ? ',' + u : ''}`, numCell('t1-sq', re.t1_sq, fmtNum(re.t1_sq) + u));
+    row('T₂²', `variance executions add (between)${u ? ',' + u : ''}`, numCell('t2-sq', re.t2_sq, fmtNum(re.t2_sq) + u));
   }
   const stats = table({
     testid: 'exec-stats', className: 'data compact-table',

@@ -1,7 +1,8 @@
 // Where files come from: the file and folder pickers, drag-and-drop anywhere
 // on the page (files and folders), and `?url=` query parameters (how
 // `tickbook serve` opens the page). Each source hands {name, load: () =>
-// Promise<ArrayBuffer>} items to `add`.
+// Promise<ArrayBuffer>, size?} items to `add`; `size` (bytes, where known
+// before reading) lets the page refuse a file too big to read (main.js).
 //
 // A folder holding Criterion.rs results (a `sample.json` anywhere in it,
 // e.g. `target/criterion`) becomes one item: its JSON files bundled as
@@ -27,7 +28,7 @@ export function fromFiles(fileList) {
     folders.get(root).push({ path: rest.join('/'), file: f });
   }
   return [
-    ...loose.map((file) => ({ name: file.name, load: () => file.arrayBuffer() })),
+    ...loose.map((file) => ({ name: file.name, size: file.size, load: () => file.arrayBuffer() })),
     ...[...folders].flatMap(([root, list]) => fromFolder(root, list)),
   ];
 }
@@ -38,10 +39,11 @@ export function fromFolder(root, list) {
     && !path.split('/').slice(0, -1).some((d) => SKIP_DIRS.has(d)));
   const criterion = wanted.some(({ path }) => path.split('/').pop() === 'sample.json');
   if (!criterion) {
-    return wanted.map(({ path, file }) => ({ name: `${root}/${path}`, load: () => file.arrayBuffer() }));
+    return wanted.map(({ path, file }) => ({ name: `${root}/${path}`, size: file.size, load: () => file.arrayBuffer() }));
   }
   return [{
     name: `${root}/`,
+    size: wanted.reduce((n, { file }) => n + file.size, 0),
     load: async () => {
       const entries = [];
       for (const { path, file } of wanted) entries.push({ path, text: await file.text() });

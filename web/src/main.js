@@ -159,6 +159,20 @@ function add(items) {
 }
 
 async function load(key, item) {
+  // A file too big to read is refused by its size before it is read
+  // (analysis/src/limits.rs): read, it would exhaust the tab's memory.
+  if (item.size != null) {
+    const { maxFileBytes } = await analyzer.ready.catch(() => ({}));
+    if (item.size > maxFileBytes) {
+      // The message is the analysis crate's; a cancel restarts the worker
+      // under the call, so ask the new one.
+      const ask = () => analyzer.call('checkSize', item.name, item.size);
+      const refusal = await ask().catch(() => analyzer.ready.then(ask)).catch((e) => String(e?.message ?? e));
+      if (!files.has(key)) return; // removed meanwhile
+      show(key, failure(item.name, refusal));
+      return;
+    }
+  }
   let buffer;
   progress.fetchStarted(item.name);
   try {

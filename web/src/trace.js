@@ -439,6 +439,12 @@ function signals(t, w, ex, mi) {
     aligned.push({ panel: 'aligned (by path step)', t: k, v: inst[ex.index2[k]], run: `level ${ex.level}` });
   }
   const data = [...raw, ...aligned];
+  // A metric constant in both runs (no page faults at all) gets an axis from
+  // 0 to twice its value (0 to 1, ticked at both, for 0), not a domain of
+  // one point with one tick.
+  const vs = data.map((d) => d.v).filter(Number.isFinite);
+  const flat = vs.length > 0 && vs.every((v) => v === vs[0]);
+  const yDomain = flat ? (vs[0] === 0 ? [0, 1] : [Math.min(0, 2 * vs[0]), Math.max(0, 2 * vs[0])]) : undefined;
   const fig = chartFigure({
     testid: 'trace-signals',
     caption: `${name}: the baseline and the level-${ex.level} signal side by side (the seed’s Figure 5), as recorded and after the warping path aligns them.`,
@@ -449,7 +455,7 @@ function signals(t, w, ex, mi) {
       marginLeft: 64,
       fx: { domain: ['raw (by record)', 'aligned (by path step)'], label: null },
       x: { label: 'record / path step →' },
-      y: { label: `↑ ${name} per interval (${axis.label})`, grid: true, tickFormat: (v) => fmtNum(v / axis.scale, { digits: 6, exact: true }) },
+      y: { label: `↑ ${name} per interval (${axis.label})`, grid: true, domain: yDomain, ticks: flat && vs[0] === 0 ? [0, 1] : undefined, tickFormat: (v) => fmtNum(v / axis.scale, { digits: 6, exact: true }) },
       color: { domain: ['baseline', `level ${ex.level}`], range: ['var(--accent)', 'var(--series-2)'], legend: true },
       marks: [Plot.line(data, { fx: 'panel', x: 't', y: 'v', stroke: 'run', z: 'run', strokeWidth: 1.4 })],
     }),

@@ -11,7 +11,7 @@
 //      {type: 'call', id, fn: 'compare', args: [ids, options, pool]}  (compare.js)
 //      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
 //      restarted worker gets the files back this way, see Analyzer.cancel)
-// out: {type: 'ready', version, defaultOptions} | {type: 'fatal', message}
+// out: {type: 'ready', version, defaultOptions, maxFileBytes} | {type: 'fatal', message}
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells}  (with `progressive`:
@@ -23,6 +23,8 @@
 //      {type: 'call-part', id, suite, head?, items} (compare: postInParts)
 
 import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+// How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
+import { checkSize, maxFileBytes } from '../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
 import { checkOptions } from '../pkg/tickbook_analysis_wasm.js';
 // The wasm comes embedded in the page, as the page's first message (embed.js).
@@ -42,6 +44,8 @@ const CALLS = {
   compare: (ids, options, pool) => compareKept(ids, options, pool),
   // Why the analysis would refuse these options, or null (a link's options, state.js).
   checkOptions: (options) => checkOptions(options) ?? null,
+  // Why a file of this size is too big to read, or null (main.js).
+  checkSize: (name, size) => checkSize(name, size) ?? null,
 };
 
 /** Compare the kept files `ids` (in that order): their bytes go to wasm as one block. */
@@ -102,7 +106,7 @@ function dtwBench(n, stepPattern = 'symmetric2', band = undefined) {
 
 const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
   .then(() => {
-    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions() });
+    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes() });
     return true;
   })
   .catch((e) => {

@@ -18,7 +18,7 @@
 
 use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
-use crate::read::{read_document, Document, RunDocument};
+use crate::read::{read_document_within, Document, RunDocument};
 use crate::stats::bootstrap::{
     mean, median_replicates, percentile_ci, BootstrapCi, Replicates, Side,
 };
@@ -154,7 +154,7 @@ pub fn compare_files(entries: &[(&str, &[u8])], opts: &Options, pool: bool) -> C
         .map(|(name, bytes)| {
             (
                 name.to_string(),
-                read_document(name, bytes).map_err(|e| e.to_string()),
+                read_document_within(name, bytes, &opts.limits).map_err(|e| e.to_string()),
             )
         })
         .collect();

@@ -3,10 +3,11 @@
 //! process runs rather than inside one (METHODS.md §002).
 
 use super::Options;
-use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, BootstrapOptions};
+use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi};
 use crate::stats::executions::{
-    cv_overall, cv_within, executions_needed, hierarchical_cis, impact_factor_ci, mean_of_means,
-    optimal_measurements, random_effects, ExecStat, ImpactOptions, RandomEffects,
+    cv_overall, cv_within, executions_needed, hierarchical_cis, impact_factor_analysis,
+    mean_of_means, optimal_measurements, random_effects, ExecStat, ImpactNull, ImpactOptions,
+    RandomEffects,
 };
 use crate::stats::modes::{detect_modes, Modes};
 use serde::Serialize;
@@ -28,8 +29,17 @@ pub struct ExecutionStats {
     pub cv_within: Option<BootstrapCi>,
     /// Unclassified non-determinism: CV of all measurements pooled.
     pub cv_overall: Option<BootstrapCi>,
-    /// Non-determinism in execution: the impact factor (1 = none).
+    /// Non-determinism in execution: the impact factor, sqrt(mean variance
+    /// of groups across executions / mean variance within one); 1 = no
+    /// execution effect (docs/methods.md). Three executions or more.
     pub impact_factor: Option<BootstrapCi>,
+    /// The paper's statistic (Hocko & Kalibera: mean SD ratio of random
+    /// group pairs), above 1 with no execution effect by
+    /// `impact_null.paper_mean`.
+    pub impact_factor_paper: Option<BootstrapCi>,
+    /// The factor with no execution effect (measurements shuffled across
+    /// executions): its mean, band, the p-value, the paper's null mean.
+    pub impact_null: Option<ImpactNull>,
     pub impact: ImpactOptions,
     /// Measurements per execution minimising cost, for executions costing
     /// 10, 100 and 1000 measurements, and the executions then needed for a
@@ -65,10 +75,6 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
             .map(|c| c.filter(|c| c.estimate.is_finite()));
         [(); 3].map(|_| cis.next().flatten())
     };
-    let impact_b = BootstrapOptions {
-        resamples: o.impact_resamples,
-        ..*b
-    };
     let planning = match &re {
         Some(re) => [10.0, 100.0, 1000.0]
             .into_iter()
@@ -86,6 +92,13 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
             .collect(),
         None => Vec::new(),
     };
+    let impact = (!single && executions.len() > 1)
+        .then(|| impact_factor_analysis(executions, &o.impact, b, o.impact_resamples))
+        .flatten();
+    let (impact_factor, impact_factor_paper, impact_null) = match impact {
+        Some(i) => (Some(i.factor), i.paper, Some(i.null)),
+        None => (None, None, None),
+    };
     Some(ExecutionStats {
         executions: executions.len(),
         single_measurement: single,
@@ -98,9 +111,9 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
             .flatten(),
         cv_within: if single { None } else { cv_w },
         cv_overall: cv_o,
-        impact_factor: (!single && executions.len() > 1)
-            .then(|| impact_factor_ci(executions, &o.impact, &impact_b))
-            .flatten(),
+        impact_factor,
+        impact_factor_paper,
+        impact_null,
         impact: o.impact,
         modes: (!single)
             .then(|| {
@@ -145,5 +158,77 @@ mod tests {
         let m = s.mean_bootstrap.unwrap();
         assert_eq!(m.estimate, 2.5);
         assert!(m.lo >= 1.0 && m.hi <= 4.0);
+    }
+}
+
+/// Figures, not a timed test: `cargo test --release -p tickbook-analysis
+/// --lib impact_cost -- --ignored --nocapture` prints the time of a
+/// series' execution statistics (the impact factor is most of it) next to
+/// the former impact factor's bootstrap alone.
+#[cfg(test)]
+mod cost {
+    use super::*;
+    use crate::stats::bootstrap::{rng, BootstrapOptions};
+    use crate::stats::executions::{hierarchical_ci, impact_factor};
+    use rand::RngExt;
+
+    #[test]
+    #[ignore]
+    fn impact_cost() {
+        let o = Options::default();
+        for (execs, per) in [(10, 10), (10, 30), (30, 30), (6, 30)] {
+            let mut r = rng(1);
+            let d: Vec<Vec<f64>> = (0..execs)
+                .map(|_| {
+                    let a: f64 = r.random::<f64>() * 3.0;
+                    (0..per).map(|_| 100.0 + a + r.random::<f64>()).collect()
+                })
+                .collect();
+            let n = 20;
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(execution_stats(&d, &o));
+            }
+            let now = t.elapsed() / n;
+            let t = std::time::Instant::now();
+            let b = BootstrapOptions {
+                resamples: o.impact_resamples,
+                ..o.bootstrap
+            };
+            for _ in 0..n {
+                let mut inner = rng(2);
+                std::hint::black_box(hierarchical_ci(
+                    &d,
+                    |s| impact_factor(s, &o.impact, &mut inner).unwrap_or(f64::NAN),
+                    &b,
+                ));
+            }
+            let before = t.elapsed() / n;
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                std::hint::black_box(crate::stats::executions::impact_factor_analysis(
+                    &d,
+                    &o.impact,
+                    &o.bootstrap,
+                    o.impact_resamples,
+                ));
+            }
+            let impact = t.elapsed() / n;
+            let t = std::time::Instant::now();
+            let no_paper = crate::stats::executions::ImpactOptions {
+                pairs: 0,
+                ..o.impact
+            };
+            for _ in 0..n {
+                std::hint::black_box(crate::stats::executions::impact_factor_analysis(
+                    &d,
+                    &no_paper,
+                    &o.bootstrap,
+                    o.impact_resamples,
+                ));
+            }
+            let factor = t.elapsed() / n;
+            eprintln!("{execs}×{per}: execution statistics {now:.2?}, of which the impact factor {impact:.2?} (without the paper's statistic {factor:.2?}); the former impact factor's bootstrap alone {before:.2?}");
+        }
     }
 }

@@ -4,7 +4,8 @@
 //! `docs/cli.md`.
 
 use crate::format::Host;
-use crate::read::{read_document, Document, ReadError, RunDocument};
+use crate::limits::Limits;
+use crate::read::{read_document_within, Document, ReadError, RunDocument};
 use crate::stats::bootstrap::BootstrapOptions;
 use crate::stats::cluster::Linkage;
 use crate::stats::executions::ImpactOptions;
@@ -47,7 +48,8 @@ pub struct Options {
     pub bootstrap: BootstrapOptions,
     /// Linkage of the hierarchical clustering of operation costs.
     pub linkage: Linkage,
-    /// Impact factor: group pairs per estimate and group size.
+    /// Impact factor: permutations of its null; group pairs per estimate
+    /// and group size of the paper's statistic.
     pub impact: ImpactOptions,
     /// Relative difference two results must exceed (besides disjoint CIs)
     /// to count as different, e.g. 0.03 = 3 %.
@@ -55,8 +57,9 @@ pub struct Options {
     /// Tukey's outlier rule: outliers beyond k·IQR from the quartiles,
     /// extreme ones beyond 2k·IQR (k = 1.5 is Tukey's).
     pub outlier_k: f64,
-    /// Bootstrap resamples of the impact factor (each re-estimates it from
-    /// `impact.pairs` group pairs, so it costs more than other bootstraps).
+    /// Bootstrap resamples of the paper's impact factor statistic (each
+    /// re-estimates it from `impact.pairs` group pairs, so it costs more
+    /// than other bootstraps; the impact factor itself takes `bootstrap`'s).
     pub impact_resamples: usize,
     /// Dynamic time warping of traces (outer perturbation).
     pub dtw: DtwOptions,
@@ -65,6 +68,11 @@ pub struct Options {
     /// `counter` (see `report/ops.rs`). An unknown value is refused when the
     /// options are read (`ReferenceClock`'s `Deserialize`).
     pub reference_clock: ReferenceClock,
+    /// How big a file may be (`limits.rs`). Not an analysis parameter and
+    /// not part of the options' JSON: the page always reads within the
+    /// defaults; the command line may raise them.
+    #[serde(skip)]
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -86,6 +94,7 @@ impl Default for Options {
             outlier_k: crate::stats::summary::TUKEY_K,
             dtw: DtwOptions::default(),
             reference_clock: ReferenceClock::Portable,
+            limits: Limits::default(),
         }
     }
 }
@@ -135,6 +144,13 @@ impl Options {
         }
         if self.impact.group_size < 2 || self.impact.pairs == 0 {
             return Err("impact factor needs a group size ≥ 2 and at least one pair".into());
+        }
+        // With fewer than 20 permutations no p-value falls below 0.05.
+        if self.impact.permutations < 20 || self.impact.permutations > 100_000 {
+            return Err(format!(
+                "impact factor permutations must be 20 to 100000, got {}",
+                self.impact.permutations
+            ));
         }
         // Upper bounds too: a hand-edited link must not set the worker going
         // for hours (each of impact_resamples estimates draws pairs × 2·size).
@@ -225,7 +241,7 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
         trace: None,
         options: *opts,
     };
-    match read_document(file, bytes) {
+    match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
         Ok(Document::Run(run)) => {
             report.ok = true;
@@ -251,7 +267,7 @@ pub fn analyze_bytes_suites(
     let mut report = analyze_bytes(file, b"", opts);
     report.error = None;
     let want = |name: &str| suites.iter().any(|s| s == name);
-    match read_document(file, bytes) {
+    match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
         Ok(Document::Run(mut run)) => {
             if !want("clocks") {
@@ -403,6 +419,11 @@ mod tests {
         let mut o = Options::default();
         o.impact.pairs = 1_000_000_000;
         assert!(o.validate().unwrap_err().contains("pairs"));
+        for bad in [0, 19, 100_001] {
+            let mut o = Options::default();
+            o.impact.permutations = bad;
+            assert!(o.validate().unwrap_err().contains("permutations"), "{bad}");
+        }
         let o = Options {
             confidence: 1.5,
             ..Options::default()

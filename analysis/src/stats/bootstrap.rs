@@ -37,6 +37,37 @@ pub struct BootstrapCi {
     pub seed: u64,
 }
 
+impl BootstrapCi {
+    /// An interval as tickbook reports every bootstrap CI: the ends moved
+    /// out to the estimate when they miss it. A percentile interval of a
+    /// biased or skewed statistic (a median of few values, a ratio, a
+    /// variance ratio) can lie wholly on one side of the estimate; the
+    /// reported interval is then the smallest one holding both the
+    /// percentile interval and the estimate, so an estimate is never shown
+    /// outside its own interval.
+    pub fn around(
+        estimate: f64,
+        lo: f64,
+        hi: f64,
+        resamples: usize,
+        opts: &BootstrapOptions,
+    ) -> BootstrapCi {
+        let (lo, hi) = if estimate.is_finite() {
+            (lo.min(estimate), hi.max(estimate))
+        } else {
+            (lo, hi)
+        };
+        BootstrapCi {
+            estimate,
+            lo,
+            hi,
+            resamples,
+            confidence: opts.confidence,
+            seed: opts.seed,
+        }
+    }
+}
+
 /// The PRNG every resampling in tickbook uses.
 pub fn rng(seed: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(seed)
@@ -121,7 +152,8 @@ pub fn percentile_ci(
 }
 
 /// Percentile interval from already computed bootstrap replicates
-/// (non-finite replicates are dropped).
+/// (non-finite replicates are dropped), held to contain the estimate
+/// ([`BootstrapCi::around`]).
 pub fn interval_from(
     estimate: f64,
     mut replicates: Vec<f64>,
@@ -130,14 +162,13 @@ pub fn interval_from(
     replicates.retain(|x| x.is_finite());
     replicates.sort_by(f64::total_cmp);
     let alpha = 1.0 - opts.confidence;
-    Some(BootstrapCi {
+    Some(BootstrapCi::around(
         estimate,
-        lo: quantile_sorted(&replicates, alpha / 2.0, QuantileType::TYPE7)?,
-        hi: quantile_sorted(&replicates, 1.0 - alpha / 2.0, QuantileType::TYPE7)?,
-        resamples: replicates.len(),
-        confidence: opts.confidence,
-        seed: opts.seed,
-    })
+        quantile_sorted(&replicates, alpha / 2.0, QuantileType::TYPE7)?,
+        quantile_sorted(&replicates, 1.0 - alpha / 2.0, QuantileType::TYPE7)?,
+        replicates.len(),
+        opts,
+    ))
 }
 
 /// The type 7 median (a statistic for [`percentile_ci`]); NaN when empty.

@@ -102,6 +102,20 @@ pub struct CollectArgs {
     /// alloc suite: timed measurements per execution [default: 10 quick, 30 full].
     #[arg(long, value_name = "M", value_parser = clap::value_parser!(u32).range(1..))]
     pub measurements: Option<u32>,
+    /// alloc suite: seconds an execution (child process) may run before it
+    /// is killed, with its process group, and recorded as failed [default:
+    /// 10 s + 1 s per measurement, warm-up included, per MiB of working set].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub execution_timeout: Option<std::time::Duration>,
+}
+
+fn parse_timeout(s: &str) -> Result<std::time::Duration, String> {
+    let v: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() && v > 0.0 && v <= 1e9 {
+        Ok(std::time::Duration::from_secs_f64(v))
+    } else {
+        Err(format!("expected a positive number of seconds, got {s}"))
+    }
 }
 
 fn parse_open_unit(s: &str, what: &str) -> Result<f64, String> {
@@ -132,6 +146,8 @@ pub struct Ctx<'a> {
     /// alloc: executions per configuration, measurements per execution.
     pub executions: u32,
     pub measurements: Option<u32>,
+    /// alloc: `--execution-timeout`, when given.
+    pub execution_timeout: Option<std::time::Duration>,
     /// Rewrite the result file now with the running suite's output so far
     /// (marked failed, "in progress"): long suites call it after each
     /// finished unit, so that a kill keeps everything finished.
@@ -275,6 +291,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
         progress: &progress,
         executions: args.executions,
         measurements: args.measurements,
+        execution_timeout: args.execution_timeout,
         checkpoint: &checkpoint,
     };
     let mut summary: Vec<String> = Vec::new();

@@ -77,6 +77,14 @@ pub fn num_in(text: &str, default_scale: f64) -> Option<Num> {
     } else {
         (t, None)
     };
+    // The terminal's "no bound" (the analysis writes the largest double).
+    if t == "∞" && suffix_scale.is_some() {
+        return Some(Num {
+            value: f64::MAX,
+            half_ulp: 0.0,
+            scale: 1.0,
+        });
+    }
     let mut parts = t.split(' ');
     let number = parts.next()?;
     let unit = parts.next();
@@ -937,25 +945,92 @@ fn alloc(lines: &[&str], a: &Value) {
     }
     let t = table(
         lines,
-        &["workload", "size", "strategy", "allocator", "impact factor"],
+        &["workload", "size", "strategy", "allocator", "CV within"],
     );
     let available: Vec<&Value> = configs.iter().filter(|c| c["available"] == true).collect();
     assert_eq!(t.rows.len(), available.len());
     for (c, r) in available.iter().zip(&t.rows) {
         let st = &c["stats"];
-        if !st["impact_factor"].is_null() {
-            agree_ci(
-                t.get(r, "impact factor"),
-                &st["impact_factor"],
-                1.0,
-                "impact factor",
-            );
-        }
         if !st["cv_within"].is_null() {
             agree_ci(t.get(r, "CV within"), &st["cv_within"], 1.0, "CV within");
         }
         if let Some(h) = c["huge_page_share"].as_f64() {
             agree(num(t.get(r, "huge pages")), h, "huge page share");
+        }
+    }
+    let t_key = table(
+        lines,
+        &["workload", "size", "strategy", "allocator", "CV within"],
+    );
+    let items: Vec<(Vec<String>, &Value)> = available
+        .iter()
+        .zip(&t_key.rows)
+        .map(|(c, r)| (r[..4].to_vec(), &c["stats"]))
+        .collect();
+    impact(
+        lines,
+        &["workload", "size", "strategy", "allocator"],
+        &items,
+    );
+}
+
+/// The impact factor table (Samples and Allocation): one row per item with
+/// an impact factor, named by its first `key.len()` cells; the factor, its
+/// p-value, the shuffles, the null band and the paper's statistic with its
+/// null mean as `--json` has them.
+#[track_caller]
+fn impact(lines: &[&str], key: &[&str], items: &[(Vec<String>, &Value)]) {
+    let items: Vec<_> = items
+        .iter()
+        .filter(|(_, st)| !st["impact_factor"].is_null())
+        .collect();
+    let mut head = key.to_vec();
+    head.push("impact factor");
+    let found = tables(lines, &head);
+    if items.is_empty() {
+        assert!(found.is_empty(), "an impact factor table with no factor");
+        return;
+    }
+    let t = table(lines, &head);
+    assert_eq!(t.rows.len(), items.len());
+    for ((names, st), r) in items.iter().zip(&t.rows) {
+        assert_eq!(&r[..names.len()], &names[..], "{r:?}");
+        let what = names.join(" ");
+        agree_ci(
+            t.get(r, "impact factor"),
+            &st["impact_factor"],
+            1.0,
+            &format!("{what} impact factor"),
+        );
+        let n = &st["impact_null"];
+        agree(num(t.get(r, "p")), f(n, "p_value"), &format!("{what} p"));
+        assert_eq!(t.get(r, "shuffles"), n["permutations"].to_string());
+        let (lo, hi) = range(t.get(r, "noise alone"))
+            .unwrap_or_else(|| panic!("{what}: noise alone is not a range: {r:?}"));
+        agree(
+            Some(lo),
+            n["band"][0].as_f64().unwrap_or(f64::NAN),
+            &format!("{what} band lo"),
+        );
+        agree(
+            Some(hi),
+            n["band"][1].as_f64().unwrap_or(f64::NAN),
+            &format!("{what} band hi"),
+        );
+        let paper = t.get(r, "paper's statistic");
+        match st["impact_factor_paper"].is_null() {
+            true => assert_eq!(paper, "—"),
+            false => agree_ci(
+                paper,
+                &st["impact_factor_paper"],
+                1.0,
+                &format!("{what} paper's"),
+            ),
+        }
+        let null = t.get(r, "paper's, no execution effect");
+        match n["paper_mean"].as_f64() {
+            Some(m) => agree(num(null), m, &format!("{what} paper's null mean")),
+            None => assert_eq!(null, "—"),
         }
     }
 }
@@ -1224,6 +1299,11 @@ fn samples(lines: &[&str], sm: &Value) {
             }
         }
     }
+    let items: Vec<(Vec<String>, &Value)> = series
+        .iter()
+        .map(|x| (vec![s(x, "name").to_string()], &x["execution_stats"]))
+        .collect();
+    impact(lines, &["series"], &items);
     match sm["clustering"].is_null() {
         true => assert!(tables(lines, &["granularity set to"]).is_empty()),
         false => check_clusterings(lines, &[&sm["clustering"]["clustering"]]),

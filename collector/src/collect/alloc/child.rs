@@ -37,7 +37,9 @@ pub struct ChildConfig {
     pub measurements: u32,
     /// Page colours of the colour cache (colouring strategies).
     pub colours: u32,
-    /// Testing aid: fail on purpose (`exit`, `abort`, `garbage`).
+    /// Fault injection for tests, never set in normal use (the parent sets
+    /// it only from `TICKBOOK_ALLOC_FAIL`): `exit`, `abort`, `segv`,
+    /// `garbage`, `hang` (see [`inject`]).
     #[serde(default)]
     pub inject_failure: Option<String>,
 }
@@ -114,17 +116,10 @@ pub fn run(args: AllocChildArgs) -> ExitCode {
             return ExitCode::from(EXIT_SETUP);
         }
     };
-    match cfg.inject_failure.as_deref() {
-        Some("exit") => {
-            eprintln!("alloc child: injected failure (exit {EXIT_INJECTED})");
-            return ExitCode::from(EXIT_INJECTED);
+    if let Some(kind) = cfg.inject_failure.as_deref() {
+        if let Some(code) = inject(kind, &cfg) {
+            return code;
         }
-        Some("abort") => std::process::abort(),
-        Some("garbage") => {
-            println!("this is not JSON");
-            return ExitCode::SUCCESS;
-        }
-        _ => {}
     }
     match execute(&cfg) {
         Ok(report) => match serde_json::to_string(&report) {
@@ -144,6 +139,61 @@ pub fn run(args: AllocChildArgs) -> ExitCode {
             eprintln!("alloc child: {e}");
             ExitCode::from(EXIT_SETUP)
         }
+    }
+}
+
+/// Fail on purpose, as the faults the parent must survive: a clean failure
+/// (`exit`), a crash (`abort`: SIGABRT; `segv`: SIGSEGV), output that is not
+/// a report (`garbage`), a child that never ends (`hang`, with a helper
+/// process of its own in its process group, as a workload that forked
+/// would leave). `None` for an unknown kind: the execution runs normally.
+fn inject(kind: &str, cfg: &ChildConfig) -> Option<ExitCode> {
+    match kind {
+        "exit" => {
+            eprintln!("alloc child: injected failure (exit {EXIT_INJECTED})");
+            Some(ExitCode::from(EXIT_INJECTED))
+        }
+        "abort" => std::process::abort(),
+        "segv" => {
+            // SAFETY: plain libc calls on this process. The default action
+            // first: Rust's own SIGSEGV handler (stack overflow detection)
+            // would otherwise return from a raised signal. No core file.
+            unsafe {
+                let none = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::setrlimit(libc::RLIMIT_CORE, &none);
+                libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+                libc::raise(libc::SIGSEGV);
+            }
+            Some(ExitCode::FAILURE)
+        }
+        "garbage" => {
+            println!("this is not JSON");
+            Some(ExitCode::SUCCESS)
+        }
+        "hang" | "hang-helper" => {
+            if kind == "hang" {
+                // The helper inherits the pipes and the process group: only
+                // a kill of the whole group ends both and closes the pipes.
+                let helper = ChildConfig {
+                    inject_failure: Some("hang-helper".into()),
+                    ..cfg.clone()
+                };
+                if let Ok(json) = serde_json::to_string(&helper) {
+                    let _ = std::process::Command::new("/proc/self/exe")
+                        .arg("__alloc-child")
+                        .arg("--config")
+                        .arg(json)
+                        .spawn();
+                }
+            }
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+            }
+        }
+        _ => None,
     }
 }
 

@@ -19,8 +19,12 @@ mod workloads;
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use nix::sys::signal::{killpg, Signal};
+use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
 use serde_json::json;
 use tickbook_analysis::format::{AllocConfig, AllocData, AllocExecution, Cache};
 
@@ -36,8 +40,10 @@ const QUICK_WORKLOADS: [&str; 3] = ["fft", "sor", "stream"];
 const MAX_ENV_PADDING: u64 = 4096;
 /// Environment variable holding the padding in each child.
 const PADDING_VAR: &str = "TICKBOOK_ENV_PADDING";
-/// Testing aid: `ORDER:KIND[,ORDER:KIND…]` makes the child at that position
-/// of the schedule fail on purpose (KIND = exit, abort, garbage).
+/// Fault injection for tests: `ORDER:KIND[,ORDER:KIND…]` makes the child at
+/// that position of the schedule fail on purpose (KIND = exit, abort, segv,
+/// garbage, hang; see `child::inject`). Unset in normal use; when set, the
+/// suite's fallbacks say so.
 pub const FAIL_VAR: &str = "TICKBOOK_ALLOC_FAIL";
 /// Testing aid / reproduction: fixes the schedule seed.
 pub const SEED_VAR: &str = "TICKBOOK_ALLOC_SEED";
@@ -73,7 +79,53 @@ fn parse_failures(s: &str) -> Vec<(u32, String)> {
         .collect()
 }
 
-/// Run one child and turn whatever happened into an execution record.
+/// How long an execution may run before it is killed and recorded as
+/// failed: `--execution-timeout`, else 10 s (start-up, placement) plus 1 s
+/// per measurement, warm-up included, per MiB of working set (at least one).
+/// A measurement takes a few ms here, so only a child that is stuck reaches
+/// it, yet a slow machine has a hundredfold margin.
+fn execution_timeout(
+    fixed: Option<Duration>,
+    warmup: u32,
+    measurements: u32,
+    working_set_bytes: u64,
+) -> Duration {
+    fixed.unwrap_or_else(|| {
+        let mib = (working_set_bytes as f64 / f64::from(1u32 << 20)).max(1.0);
+        Duration::from_secs_f64(10.0 + f64::from(warmup + measurements) * mib)
+    })
+}
+
+/// Seconds for a message: whole when whole.
+fn secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+/// A signal by its name (`SIGSEGV`), or its number when unknown.
+fn signal_name(sig: i32) -> String {
+    Signal::try_from(sig)
+        .map(|s| s.as_str().to_string())
+        .unwrap_or_else(|_| format!("signal {sig}"))
+}
+
+/// The last non-empty line of a child's stderr, at most 200 characters: an
+/// execution's error is one line, and equal failures read alike.
+fn last_line(stderr: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stderr);
+    let line = text.lines().map(str::trim).rfind(|l| !l.is_empty())?;
+    Some(match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    })
+}
+
+/// Run one child and turn whatever happened into an execution record: its
+/// report, or one line saying why there is none.
 fn run_child(cfg: &ChildConfig, padding: usize, timeout: Duration) -> Result<ChildReport, String> {
     // /proc/self/exe runs the very binary this process runs, even when the
     // file has been replaced (a rebuild) since it started; current_exe would
@@ -93,71 +145,105 @@ fn run_child(cfg: &ChildConfig, padding: usize, timeout: Duration) -> Result<Chi
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         // Own process group: Ctrl-C reaches only the collector, which lets
-        // the running child finish (and records it) before stopping.
+        // the running child finish (and records it) before stopping; and a
+        // stuck child is killed with everything it started.
         .process_group(0);
     let mut child = cmd.spawn().map_err(|e| format!("spawn failed: {e}"))?;
-    // Drain both pipes on threads so a chatty child cannot block on a full pipe.
-    let drain = |r: Option<Box<dyn Read + Send>>| {
+    let pid = Pid::from_raw(child.id() as i32);
+    // Drain both pipes on threads so a chatty child cannot block on a full
+    // pipe; the bytes come back on a channel, so the wait for them can end.
+    let (tx, rx) = mpsc::channel::<(bool, Vec<u8>)>();
+    let drain = |r: Option<Box<dyn Read + Send>>, is_out: bool| {
+        let tx = tx.clone();
         std::thread::spawn(move || {
             let mut v = Vec::new();
             if let Some(mut r) = r {
                 let _ = r.read_to_end(&mut v);
             }
-            v
-        })
+            let _ = tx.send((is_out, v));
+        });
     };
-    let out_t = drain(
+    drain(
         child
             .stdout
             .take()
             .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        true,
     );
-    let err_t = drain(
+    drain(
         child
             .stderr
             .take()
             .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        false,
     );
+    drop(tx);
+    // Wait without reaping (WNOWAIT): until the child is reaped its pid
+    // stays the id of its process group, so the group can be killed below
+    // without any chance of reaching an unrelated process.
     let start = Instant::now();
     let mut timed_out = false;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Ok(s),
-            Ok(None) if start.elapsed() > timeout => {
+    let mut wait_error = None;
+    loop {
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        match waitid(Id::Pid(pid), flags) {
+            Ok(WaitStatus::StillAlive) if start.elapsed() >= timeout => {
                 timed_out = true;
-                let _ = child.kill();
-                break child.wait();
+                break;
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => break Err(e),
+            Ok(WaitStatus::StillAlive) => std::thread::sleep(Duration::from_millis(2)),
+            Ok(_) => break,
+            Err(nix::errno::Errno::EINTR) => {}
+            Err(e) => {
+                wait_error = Some(e);
+                break;
+            }
         }
-    };
-    let stdout = out_t.join().unwrap_or_default();
-    let stderr = err_t.join().unwrap_or_default();
-    let tail = |b: &[u8]| {
-        let s = String::from_utf8_lossy(b);
-        let s = s.trim();
-        let start = s.len().saturating_sub(400);
-        let start = (start..=s.len())
-            .find(|&i| s.is_char_boundary(i))
-            .unwrap_or(s.len());
-        s[start..].to_string()
-    };
+    }
+    // Whatever is left of the group (the child itself when it is stuck, and
+    // anything it started) goes: nothing outlives its execution or holds
+    // the pipes open. ESRCH (nothing left) is the usual answer.
+    let _ = killpg(pid, Signal::SIGKILL);
+    let status = child.wait();
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let pipes_by = Instant::now() + Duration::from_secs(5);
+    for _ in 0..2 {
+        match rx.recv_timeout(pipes_by.saturating_duration_since(Instant::now())) {
+            Ok((true, v)) => stdout = v,
+            Ok((false, v)) => stderr = v,
+            // A process that left the group still holds a pipe: go on
+            // without its output rather than wait for it.
+            Err(_) => break,
+        }
+    }
+    if let Some(e) = wait_error {
+        return Err(format!("waiting for the child failed: {e}"));
+    }
     let status = status.map_err(|e| format!("waiting for the child failed: {e}"))?;
     if timed_out {
         return Err(format!(
-            "timed out after {:.0} s and was killed; stderr: {}",
-            timeout.as_secs_f64(),
-            tail(&stderr)
+            "timed out after {} (the execution timeout) and was killed",
+            secs(timeout)
         ));
     }
     if !status.success() {
         let how = match (status.code(), status.signal()) {
             (Some(c), _) => format!("exited with code {c}"),
-            (None, Some(s)) => format!("killed by signal {s}"),
+            (None, Some(s)) => format!(
+                "killed by {}{}",
+                signal_name(s),
+                if status.core_dumped() {
+                    " (core dumped)"
+                } else {
+                    ""
+                }
+            ),
             _ => "ended abnormally".to_string(),
         };
-        return Err(format!("{how}; stderr: {}", tail(&stderr)));
+        return Err(match last_line(&stderr) {
+            Some(line) => format!("{how}; stderr: {line}"),
+            None => how,
+        });
     }
     let text = String::from_utf8_lossy(&stdout);
     let line = text
@@ -165,8 +251,12 @@ fn run_child(cfg: &ChildConfig, padding: usize, timeout: Duration) -> Result<Chi
         .rev()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let report: ChildReport = serde_json::from_str(line)
-        .map_err(|e| format!("bad output ({e}): {:?}", tail(line.as_bytes())))?;
+    let report: ChildReport = serde_json::from_str(line).map_err(|e| {
+        format!(
+            "bad output ({e}): {:?}",
+            last_line(line.as_bytes()).unwrap_or_default()
+        )
+    })?;
     if report.measurements_ns.len() != cfg.measurements as usize
         || report
             .measurements_ns
@@ -255,7 +345,6 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let measurements = ctx.measurements.unwrap_or(if ctx.quick { 10 } else { 30 });
     let warmup: u32 = if ctx.quick { 2 } else { 5 };
     let executions = ctx.executions;
-    let timeout = Duration::from_secs(if ctx.quick { 60 } else { 600 });
 
     let mut configs: Vec<AllocConfig> = Vec::new();
     let mut shapes = Vec::new();
@@ -360,7 +449,11 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "env_padding": format!("{PADDING_VAR} = 'x' × uniform 0..={MAX_ENV_PADDING} bytes per execution"),
         "schedule": "all (configuration, execution) pairs shuffled (Fisher–Yates, splitmix64 seeded by schedule_seed)",
         "child": "tickbook __alloc-child --config <json> (run as /proc/self/exe: the same binary), own process group, stdout one JSON line",
-        "child_timeout_s": timeout.as_secs(),
+        "execution_timeout": match ctx.execution_timeout {
+            Some(t) => format!("{} (--execution-timeout); a child still running then is killed with its process group (SIGKILL) and its execution recorded as failed", secs(t)),
+            None => "10 s + 1 s per measurement (warm-up included) per MiB of working set (at least 1); a child still running then is killed with its process group (SIGKILL) and its execution recorded as failed".to_string(),
+        },
+        "execution_timeout_s": ctx.execution_timeout.map(|t| t.as_secs_f64()),
         "pinned_cpu": pinned_cpu,
         "page_bytes": page,
     });
@@ -417,6 +510,12 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             "{} {}× {} {}",
             c.workload, c.size_factor, c.strategy, c.allocator
         ));
+        let timeout = execution_timeout(
+            ctx.execution_timeout,
+            warmup,
+            measurements,
+            cfg.working_set_bytes,
+        );
         let result = run_child(&cfg, padding as usize, timeout);
         let exec = match result {
             Ok(r) => {
@@ -532,6 +631,44 @@ mod tests {
             ..l2
         };
         assert_eq!(colours_of(&seed, 4096), Some(16));
+    }
+
+    #[test]
+    fn timeout_grows_with_the_work_unless_fixed() {
+        let mib = 1u64 << 20;
+        // 10 s + 12 measurements × 1 MiB (the floor).
+        assert_eq!(
+            execution_timeout(None, 2, 10, mib / 2),
+            Duration::from_secs(22)
+        );
+        // 10 s + 35 measurements × 4 MiB.
+        assert_eq!(
+            execution_timeout(None, 5, 30, 4 * mib),
+            Duration::from_secs(150)
+        );
+        let fixed = Duration::from_millis(2500);
+        assert_eq!(execution_timeout(Some(fixed), 5, 30, 4 * mib), fixed);
+        assert_eq!(secs(fixed), "2.5 s");
+        assert_eq!(secs(Duration::from_secs(60)), "60 s");
+    }
+
+    #[test]
+    fn signals_by_name_and_stderr_as_one_line() {
+        assert_eq!(signal_name(libc::SIGSEGV), "SIGSEGV");
+        assert_eq!(signal_name(libc::SIGABRT), "SIGABRT");
+        assert_eq!(signal_name(1000), "signal 1000");
+        assert_eq!(
+            last_line(b"first\nalloc child: boom  \n\n").as_deref(),
+            Some("alloc child: boom")
+        );
+        assert_eq!(last_line(b" \n"), None);
+        let long = "é".repeat(300);
+        let clipped = last_line(long.as_bytes()).unwrap();
+        assert_eq!(
+            clipped.chars().count(),
+            201,
+            "200 characters and an ellipsis"
+        );
     }
 
     #[test]
