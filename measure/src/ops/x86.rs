@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::{Init, OpDef, Ptr};
-use crate::collect::tsc;
+use crate::tsc;
 
 /// Times one `.rept` block: the portable clock outside, the counter inside
 /// (lfence;rdtsc both sides: the read waits for the copies to finish). Every

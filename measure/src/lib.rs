@@ -1,4 +1,10 @@
-//! `tickbook collect`: measure this machine and write a result file.
+//! tickbook's measurements: `tickbook collect` measures this machine and
+//! writes a result file. Everything that touches the machine directly —
+//! inline asm, `unsafe`, the alloc suite's child processes, CPUID and
+//! `/proc` — is in this crate, so that the `tickbook` binary's front ends can
+//! forbid unsafe code. Its interface: [`CollectArgs`] and [`run`] for
+//! `tickbook collect`, [`AllocChildArgs`] and [`alloc_child`] for the child
+//! process the alloc suite starts (the binary re-executing itself).
 //!
 //! The run is a list of suites; each is a module with a `run` function that
 //! returns its `config`, `fallbacks` and `data` (see [`SuiteDef`]). The file is
@@ -136,7 +142,7 @@ fn parse_confidence(s: &str) -> Result<f64, String> {
 }
 
 /// What a suite is given.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub quick: bool,
     pub no_counter: bool,
     /// bernoulli: relative error and confidence for planning trials.
@@ -157,7 +163,7 @@ pub struct Ctx<'a> {
 /// What a suite hands back: the three free-form sections of
 /// [`tickbook_analysis::format::Suite`] plus lines for the closing summary.
 #[derive(Debug, Default)]
-pub struct SuiteOutput {
+pub(crate) struct SuiteOutput {
     pub config: Value,
     pub fallbacks: Vec<String>,
     pub data: Value,
@@ -167,12 +173,12 @@ pub struct SuiteOutput {
 /// A suite that did not finish. Partial output is kept in the file (readers
 /// only parse `data` of complete suites, so it cannot mislead them).
 #[derive(Debug)]
-pub struct SuiteFailure {
+pub(crate) struct SuiteFailure {
     pub message: String,
     pub partial: Option<Box<SuiteOutput>>,
 }
 
-pub type SuiteResult = Result<SuiteOutput, SuiteFailure>;
+pub(crate) type SuiteResult = Result<SuiteOutput, SuiteFailure>;
 
 struct SuiteDef {
     name: &'static str,
@@ -401,7 +407,7 @@ fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// The failure a suite reports when a signal stopped it.
-pub fn interrupted_failure(sig: i32, partial: Option<Box<SuiteOutput>>) -> SuiteFailure {
+pub(crate) fn interrupted_failure(sig: i32, partial: Option<Box<SuiteOutput>>) -> SuiteFailure {
     SuiteFailure {
         message: format!(
             "interrupted by {} before the suite finished; partial data kept",
@@ -414,7 +420,7 @@ pub fn interrupted_failure(sig: i32, partial: Option<Box<SuiteOutput>>) -> Suite
 /// The cycle counter as the bernoulli and ops suites use it: whether it can
 /// be read, and the frequency that converts its ticks to ns.
 #[derive(Debug, Clone)]
-pub struct Counter {
+pub(crate) struct Counter {
     pub support: tsc::CounterSupport,
     /// Chosen frequency (Hz) and the name of its source; `None` when the
     /// counter is unusable or no source was readable.
@@ -434,7 +440,7 @@ impl Counter {
 
 /// Detect the counter and choose its frequency the way the clocks suite
 /// does. Computed once per process: the calibration takes up to seconds.
-pub fn counter(ctx: &Ctx) -> Counter {
+pub(crate) fn counter(ctx: &Ctx) -> Counter {
     static CACHE: std::sync::OnceLock<Counter> = std::sync::OnceLock::new();
     CACHE
         .get_or_init(|| {
@@ -483,7 +489,7 @@ pub fn counter(ctx: &Ctx) -> Counter {
 
 /// The calling thread pinned to the CPU it was on; the original mask comes
 /// back when this drops.
-pub struct Pinned {
+pub(crate) struct Pinned {
     _restore: affinity::Restore,
     /// The CPU pinned to, when pinning worked.
     pub cpu: Option<usize>,
@@ -493,7 +499,7 @@ pub struct Pinned {
 
 /// Pin the calling thread to the CPU it is on: a measurement split across
 /// CPUs would mix two counters. Records a fallback when it cannot.
-pub fn pin_here(fallbacks: &mut Vec<String>) -> Pinned {
+pub(crate) fn pin_here(fallbacks: &mut Vec<String>) -> Pinned {
     let original = affinity::get();
     let mut cpu = None;
     match (&original, affinity::current_cpu()) {
