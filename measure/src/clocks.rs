@@ -203,23 +203,10 @@ impl Params {
     }
 }
 
-fn cpuinfo_flags() -> Vec<String> {
-    host::read_text("/proc/cpuinfo")
-        .map(|t| {
-            host::parse_cpuinfo(&t)
-                .get("flags")
-                .unwrap_or("")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 pub fn run(ctx: &Ctx) -> SuiteResult {
     let p = Params::new(ctx.quick);
     let mut fallbacks: Vec<String> = Vec::new();
-    let support = tsc::detect(ctx.no_counter, &cpuinfo_flags());
+    let support = tsc::detect(ctx.no_counter, &host::cpuinfo_flags());
     if let Some(why) = &support.unavailable {
         fallbacks.push(format!("cycle counter not used: {why}"));
     }

@@ -668,23 +668,12 @@ unsafe fn verify(src: *const u8, dst: *const u8, len: usize) -> bool {
 
 /// The CPU flags that decide which copy is fast.
 fn copy_flags() -> Vec<String> {
-    let flags = super::host::read_text("/proc/cpuinfo")
-        .map(|t| {
-            let info = super::host::parse_cpuinfo(&t);
-            // x86 says `flags`, arm `Features`.
-            info.get("flags")
-                .or_else(|| info.get("Features"))
-                .unwrap_or("")
-                .to_string()
-        })
-        .unwrap_or_default();
     let wanted = [
         "sse2", "ssse3", "avx", "avx2", "avx512f", "avx512bw", "erms", "fsrm", "asimd", "sve",
     ];
-    flags
-        .split_whitespace()
-        .filter(|f| wanted.contains(f))
-        .map(str::to_string)
+    super::host::cpuinfo_flags()
+        .into_iter()
+        .filter(|f| wanted.contains(&f.as_str()))
         .collect()
 }
 

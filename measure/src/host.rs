@@ -162,6 +162,23 @@ impl CpuInfoText {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
+
+    /// The CPU's feature flags by Linux's names: x86's `flags` line, arm's
+    /// `Features`.
+    pub fn flags(&self) -> impl Iterator<Item = &str> {
+        self.get("flags")
+            .or_else(|| self.get("Features"))
+            .unwrap_or("")
+            .split_whitespace()
+    }
+}
+
+/// This machine's feature flags from /proc/cpuinfo (see
+/// [`CpuInfoText::flags`]); none when it cannot be read.
+pub fn cpuinfo_flags() -> Vec<String> {
+    read_text("/proc/cpuinfo")
+        .map(|t| parse_cpuinfo(&t).flags().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 pub fn parse_cpuinfo(text: &str) -> CpuInfoText {
@@ -247,11 +264,7 @@ fn cpu(notes: &mut Vec<String>) -> Cpu {
     if cpu.stepping.is_none() {
         cpu.stepping = info.get("stepping").and_then(|v| v.parse().ok());
     }
-    let listed = info
-        .get("flags")
-        .or_else(|| info.get("Features"))
-        .unwrap_or("");
-    for f in listed.split_whitespace() {
+    for f in info.flags() {
         // Linux calls LZCNT "abm" on Intel.
         let f = if f == "abm" { "lzcnt" } else { f };
         if TIMING_FLAGS.contains(&f) && !flags.iter().any(|x| x == f) {
@@ -507,12 +520,30 @@ mod tests {
         assert_eq!(c.get("model name"), Some("Intel(R) Xeon(R) Processor"));
         assert_eq!(c.get("cpu family"), Some("6"));
         assert!(c.get("flags").unwrap().contains("constant_tsc"));
+        let flags: Vec<&str> = c.flags().collect();
+        assert_eq!(
+            flags,
+            [
+                "fpu",
+                "tsc",
+                "rdtscp",
+                "constant_tsc",
+                "nonstop_tsc",
+                "tsc_known_freq",
+                "abm",
+                "avx2",
+                "weird"
+            ]
+        );
     }
 
     #[test]
     fn cpuinfo_arm_and_midr() {
         let c = parse_cpuinfo(ARM);
         assert_eq!(c.processors, 2);
+        let flags: Vec<&str> = c.flags().collect();
+        assert_eq!(flags, ["fp", "asimd", "evtstrm", "aes", "atomics"]);
+        assert_eq!(parse_cpuinfo("processor : 0").flags().count(), 0);
         let m = midr_from_cpuinfo(&c).unwrap();
         assert_eq!(m, 0x413f_d0c1);
         let d = decode_midr(m);

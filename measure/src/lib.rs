@@ -434,17 +434,7 @@ pub(crate) fn counter(ctx: &Ctx) -> Counter {
     static CACHE: std::sync::OnceLock<Counter> = std::sync::OnceLock::new();
     CACHE
         .get_or_init(|| {
-            let flags: Vec<String> = host::read_text("/proc/cpuinfo")
-                .map(|t| {
-                    host::parse_cpuinfo(&t)
-                        .get("flags")
-                        .unwrap_or("")
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
-            let support = tsc::detect(ctx.no_counter, &flags);
+            let support = tsc::detect(ctx.no_counter, &host::cpuinfo_flags());
             let mut fallbacks = Vec::new();
             let mut hz = None;
             if let Some(why) = &support.unavailable {

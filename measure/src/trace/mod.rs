@@ -304,17 +304,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// The cycle counter's ordered read, or why there is none.
 fn tsc_reader(ctx: &Ctx) -> Result<fn() -> u64, String> {
-    let flags: Vec<String> = super::host::read_text("/proc/cpuinfo")
-        .map(|t| {
-            super::host::parse_cpuinfo(&t)
-                .get("flags")
-                .unwrap_or("")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let support = super::tsc::detect(ctx.no_counter, &flags);
+    let support = super::tsc::detect(ctx.no_counter, &super::host::cpuinfo_flags());
     super::tsc::ordered_reader(&support).ok_or_else(|| {
         support
             .unavailable
