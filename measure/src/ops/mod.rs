@@ -228,12 +228,17 @@ fn median(xs: &[f64]) -> Option<f64> {
     v.get(v.len() / 2).copied()
 }
 
-/// Median over repetitions of (t(2n) − t(n)) / n.
-pub fn per_op(n: &[f64], n2: &[f64]) -> Option<f64> {
-    let d: Vec<f64> = n
+/// Median over repetitions of (t(2n) − t(n)) / n: `n_copies[i]` and
+/// `two_n[i]` are one repetition's times of n and of 2n copies. `None` when
+/// there is no copy to divide by or no repetition with both times finite.
+pub fn per_op(n_copies: &[f64], two_n: &[f64], copies: u32) -> Option<f64> {
+    if copies == 0 {
+        return None;
+    }
+    let d: Vec<f64> = n_copies
         .iter()
-        .zip(n2)
-        .map(|(a, b)| (b - a) / COPIES as f64)
+        .zip(two_n)
+        .map(|(a, b)| (b - a) / f64::from(copies))
         .collect();
     median(&d)
 }
@@ -507,11 +512,39 @@ fn summary_lines(ops: &[OpMeasurement], core: Option<&CoreClock>) -> Vec<String>
             .iter()
             .find(|o| o.name == name && o.form == "latency" && o.available)
         {
-            if let Some(t) = per_op(&o.counter_n_ticks, &o.counter_2n_ticks) {
+            if let Some(t) = per_op(&o.counter_n_ticks, &o.counter_2n_ticks, COPIES as u32) {
                 line.push_str(&format!(" {name} {:.2}", t / tpc));
             }
         }
     }
     out.push(line);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::per_op;
+
+    #[test]
+    fn per_op_is_the_median_of_the_differences_over_n() {
+        // Differences 1000, 2000, 3000 over n = 1000: 1, 2, 3 per copy.
+        let n = [100.0, 200.0, 300.0];
+        let two_n = [1100.0, 2200.0, 3300.0];
+        assert_eq!(per_op(&n, &two_n, 1000), Some(2.0));
+        // The set-up both sequences share cancels: adding it changes nothing.
+        let shifted: Vec<f64> = n.iter().map(|t| t + 5000.0).collect();
+        let shifted_2n: Vec<f64> = two_n.iter().map(|t| t + 5000.0).collect();
+        assert_eq!(per_op(&shifted, &shifted_2n, 1000), Some(2.0));
+        // A repetition with a time missing is left out, not counted as 0.
+        let n = [0.0, 0.0, 0.0, 0.0];
+        let two_n = [50.0, f64::NAN, 100.0, 150.0];
+        assert_eq!(per_op(&n, &two_n, 50), Some(2.0));
+    }
+
+    #[test]
+    fn per_op_without_copies_or_repetitions_is_none() {
+        assert_eq!(per_op(&[1.0], &[2.0], 0), None);
+        assert_eq!(per_op(&[], &[], 1000), None);
+        assert_eq!(per_op(&[f64::NAN], &[1.0], 1000), None);
+    }
 }
