@@ -1,6 +1,6 @@
-//! The `bernoulli` suite (METHODS.md §000): events of known length timed
-//! with a coarse clock by Bernoulli trials, and the same events timed by the
-//! cycle counter as the reference.
+//! The `bernoulli` suite (Lambert and Power's timing of short events):
+//! events of known length timed with a coarse clock by Bernoulli trials, and
+//! the same events timed by the cycle counter as the reference.
 //!
 //! An event is a call of [`busy`], a dependent arithmetic loop whose
 //! iteration count was calibrated against the reference clock so that one

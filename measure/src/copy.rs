@@ -1,9 +1,10 @@
-//! The `copy` suite: the array-copy benchmark of METHODS.md §001 (the seed's
-//! ArrayCopyTest3) — 8 variants (distinct arrays / the same array × offsets
-//! (0,0), (off,0), (0,off), (off,off)) × alignments 1…64 × copy
-//! implementations × lengths around the caches. Offset and length are both
-//! rounded `i − i % align`, as in the seed, so one raw offset and one raw
-//! length give every alignment.
+//! The `copy` suite: the array-copy benchmark ArrayCopyTest3 (a study of
+//! Java's System.arraycopy with MMX and SSE2) — 8 variants (distinct arrays
+//! / the same array × offsets (0,0), (off,0), (0,off), (off,off)) ×
+//! alignments 1…64 × copy implementations × lengths around the caches.
+//! Offset and length are both rounded `i − i % align`, as in
+//! ArrayCopyTest3, so one raw offset and one raw length give every
+//! alignment.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -25,7 +26,7 @@ const OFFSET_RAW: u64 = 1024 + 63;
 /// unrounded length ends 63 bytes past a 64-byte boundary.
 const LENGTH_EXTRA: u64 = 63;
 
-/// Copies per timed sample for short lengths: the seed's 10 calls per
+/// Copies per timed sample for short lengths: ArrayCopyTest3's 10 calls per
 /// iteration. Longer copies (≥ 64 KiB) are timed one per sample: they take
 /// tens of µs or more, so the read cost of the clock no longer matters.
 const COPIES_SHORT: u32 = 10;
@@ -433,7 +434,7 @@ fn lengths(caches: &[Cache], fallbacks: &mut Vec<String>) -> (Vec<Length>, Vec<N
     (v, named)
 }
 
-/// `i − i % align`, the seed's rounding.
+/// `i − i % align`, ArrayCopyTest3's rounding.
 fn round_down(i: u64, align: u64) -> u64 {
     i - i % align
 }

@@ -1,4 +1,5 @@
-//! The `alloc` suite (METHODS.md §002): workloads under page-placement
+//! The `alloc` suite (after Hocko and Kalibera's study of page allocation
+//! and performance non-determinism): workloads under page-placement
 //! strategies and allocators, each configuration run as many separate child
 //! executions (the collector re-executes itself) so that variation between
 //! process runs can be told from variation within one.
@@ -623,14 +624,14 @@ mod tests {
             ..l2.clone()
         };
         assert_eq!(colours_of(&no_sets, 4096), Some(32));
-        // The METHODS.md example: 512 KiB 8-way, 64 B lines → 16 colours.
-        let seed = Cache {
+        // Hocko and Kalibera's example: 512 KiB 8-way, 64 B lines → 16 colours.
+        let example = Cache {
             size_bytes: Some(512 << 10),
             ways: Some(8),
             sets: Some(1024),
             ..l2
         };
-        assert_eq!(colours_of(&seed, 4096), Some(16));
+        assert_eq!(colours_of(&example, 4096), Some(16));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The `bottleneck` suite (METHODS.md §004, after MTOOL): kernels with
+//! The `bottleneck` suite (after MTOOL): kernels with
 //! known operation mixes — stream triad, strided sum, pointer chase, naive
 //! and blocked matrix multiply, a 5-point stencil — over working sets from
 //! 4 KiB to past the caches. Each (kernel, size) region is timed
@@ -7,7 +7,7 @@
 //! file so that the analysis can predict each region's time as if every
 //! access hit L1 and report the divergence.
 //!
-//! Timability (the seed's two criteria): a region counts only if its
+//! Timability (MTOOL's two criteria): a region counts only if its
 //! shortest repetition lasts ≥ 1000 clock ticks and ≥ 1000 clock reads.
 //! Every kernel also runs one single-pass region at its smallest size,
 //! which is usually too short: stored, marked `timable: false` with the

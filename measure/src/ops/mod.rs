@@ -1,4 +1,4 @@
-//! The `ops` suite (METHODS.md §000, "homogeneous sequences"): primitive
+//! The `ops` suite (Lambert and Power's "homogeneous sequences"): primitive
 //! operations, each timed as a sequence of n = 1000 copies and of 2n copies,
 //! so that the clock reads and set-up cancel in (t(2n) − t(n)) / n (the
 //! analysis does that division). Every repetition is timed by the portable

@@ -5,7 +5,7 @@
 //! are generic over `const L: u32` and call [`Probe::count::<L>`], whose
 //! `if L >= level` folds away. The level-0 instantiation therefore is the
 //! uninstrumented code (no counter, no check), and level k is separately
-//! compiled code with its counters — as with the seed's instrumented
+//! compiled code with its counters — as with the paper's instrumented
 //! binaries, whose code layout also differs. A runtime `u32` check would
 //! leave a compare and branch in level 0 and make it instrumented too.
 

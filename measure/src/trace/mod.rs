@@ -1,4 +1,5 @@
-//! The `trace` suite (METHODS.md §003): workloads of different character
+//! The `trace` suite (measurement perturbation in trace data, after
+//! Mytkowicz, Diwan, Hauswirth and Sweeney): workloads of different character
 //! run on a pinned worker thread while a sampler thread on another CPU
 //! records every metric per interval; each workload runs several times
 //! uninstrumented (level 0, the baselines) and at instrumentation levels
