@@ -9,12 +9,10 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
-mod analyze_compare;
-mod analyze_memory;
-mod analyze_timing;
 mod load;
 mod report;
 mod serve;
+mod terminal;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

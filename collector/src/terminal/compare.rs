@@ -3,7 +3,8 @@
 //! estimate in every file and each file against the baseline, then the
 //! pooled executions. `--json` has every field.
 
-use crate::analyze::{cell_title, ci_with, factor, fmt_ns, level, pct, sig, subtitle, Table};
+use super::numbers::{ci_with, factor, fmt_ns, level, pct, sig};
+use super::table::{cell_title, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::compare::{ItemComparison, Verdict};
 use tickbook_analysis::report::ComparisonReport;
@@ -38,7 +39,10 @@ fn estimate(e: Option<&tickbook_analysis::stats::compare::Est>, item: &ItemCompa
     }
 }
 
-pub fn render_comparison(r: &ComparisonReport) -> String {
+/// The comparison as text: the files with their letters, each suite's items
+/// against the baseline file, then the pooled executions. The caller escapes
+/// control characters (`clean_lines`).
+pub(crate) fn render(r: &ComparisonReport) -> String {
     let mut out = String::new();
     let conf = r.options.bootstrap.confidence;
     cell_title(
