@@ -70,8 +70,8 @@ function replaceOnce(html, from, to) {
 }
 
 const [app, worker, css, template, wasm] = await Promise.all([
-  bundle('src/main.js', 'esm'),
-  bundle('src/worker.js', 'iife'),
+  bundle('src/app/main.js', 'esm'),
+  bundle('src/worker/worker.js', 'iife'),
   readFile(path.join(web, 'style.css'), 'utf8'),
   readFile(path.join(web, 'index.html'), 'utf8'),
   readFile(wasmFile),
@@ -88,11 +88,11 @@ const wasmText = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).toStrin
 let html = template;
 html = replaceOnce(html, "script-src 'self'", `script-src 'sha256-${appHash}'`);
 html = replaceOnce(html, '<link rel="stylesheet" href="./style.css">', `<style>\n${css}</style>`);
-html = replaceOnce(html, '<script type="module" src="./main.js"></script>', `<script type="module">${app}</script>`);
+html = replaceOnce(html, '<script type="module" src="./src/app/main.js"></script>', `<script type="module">${app}</script>`);
 html = replaceOnce(html, '</body>', [
   `<script type="text/plain" id="tickbook-worker">${worker}</script>`,
   `<script type="application/octet-stream" id="tickbook-wasm" data-encoding="gzip+base64">${wasmText}</script>`,
-  // Filled by Export report and `tickbook report`: files and view (see web/src/embed.js).
+  // Filled by Export report and `tickbook report`: files and view (see web/src/app/embed.js).
   '<script type="application/json" id="tickbook-data"></script>',
   '</body>',
 ].join('\n'));

@@ -14,8 +14,8 @@ import {
   FIXTURES, WEB_DIST, CHROMIUM, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot,
   everySuiteCollection,
 } from './harness.mjs';
-import { csvField } from '../../web/src/export.js';
-import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/state.js';
+import { csvField } from '../../web/src/app/export.js';
+import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/app/state.js';
 
 let tmp, results, server;
 const RUN = 'clocks-ops.json';

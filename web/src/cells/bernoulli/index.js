@@ -5,13 +5,13 @@
 // the wasm `plan()`; the page only scales units.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { cellHeader } from './cell.js';
-import { plotKey, glyph } from './key.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { cellHeader } from '../../ui/cell.js';
+import { plotKey, glyph } from '../../ui/key.js';
 import {
   fmtNs, fmtCount, fmtSignedPercent, fmtPercent, fmtLevel, fmtWall, fmtProb, fmtNum, timeUnit,
-} from './units.js';
+} from '../../ui/units.js';
 
 export function bernoulliCell(report, key, ctx) {
   const b = report.bernoulli;

@@ -1,6 +1,6 @@
 // The file list: one row per file, filled in when its analysis arrives.
 
-import { h, clear } from './dom.js';
+import { h, clear } from '../ui/dom.js';
 
 export class FileList {
   constructor(section, tbody, { onRemove }) {

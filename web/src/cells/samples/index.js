@@ -3,12 +3,12 @@
 // by position in the file, and the mean of each execution.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell, showMore, later } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from './units.js';
-import { cellHeader, warningsList } from './cell.js';
+import { h, table, numCell, showMore, later } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from '../../ui/units.js';
+import { cellHeader, warningsList } from '../../ui/cell.js';
 import { executionExplain, executionStatsBlock } from './executions.js';
-import { clusteringSection } from './clustering.js';
+import { clusteringSection } from '../ops/clustering.js';
 
 const STATS = [
   ['min', 'Min'], ['q1', 'Q1'], ['median', 'Median'], ['mean', 'Mean'],

@@ -5,9 +5,9 @@
 // members of each cluster in order of cost (Tables 5–6).
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell, clear } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtNs, fmtCount } from './units.js';
+import { h, table, numCell, clear } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtNs, fmtCount } from '../../ui/units.js';
 
 // Cluster colours: CSS variables (style.css --cluster-N), chosen per scheme
 // so that the leaf labels, text in these colours, read at 4.5:1 or more.

@@ -5,11 +5,11 @@
 // per configuration. Every number comes from the report's `alloc`.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell, later } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtLevel } from './units.js';
-import { cellHeader, warningsList } from './cell.js';
-import { ciCell, fmtFactor, ciText, fmtImpactP, fmtImpactBand } from './executions.js';
+import { h, table, numCell, later } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtLevel } from '../../ui/units.js';
+import { cellHeader, warningsList } from '../../ui/cell.js';
+import { ciCell, fmtFactor, ciText, fmtImpactP, fmtImpactBand } from '../samples/executions.js';
 
 const STRATEGY_TEXT = {
   default_4k: 'default 4 KiB pages, wherever the kernel puts them',

@@ -1,7 +1,7 @@
 // Main-thread side of the analysis worker: one promise per request, and
 // progress events (`i of n`, current name) for the status line.
 
-import { createWorker } from './embed.js';
+import { createWorker } from '../app/embed.js';
 
 export class Analyzer {
   constructor({ onProgress, onFatal }) {

@@ -7,10 +7,10 @@
 // only downloads, reads the chosen file and renders.
 
 import * as Plot from '@observablehq/plot';
-import { h } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { plotKey, glyph } from './key.js';
-import { fmtNs, fmtNum, fmtLevel, fmtGHz, fmtCount } from './units.js';
+import { h } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { plotKey, glyph } from '../../ui/key.js';
+import { fmtNs, fmtNum, fmtLevel, fmtGHz, fmtCount } from '../../ui/units.js';
 
 const signedNs = (v) => (v < 0 ? `−${fmtNs(-v)}` : `+${fmtNs(v)}`);
 

@@ -2,9 +2,9 @@
 // readable ones disagree (ppm from their median, spread).
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtMHz, fmtPpm, fmtPpmAbs } from './units.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtMHz, fmtPpm, fmtPpmAbs } from '../../ui/units.js';
 
 export function frequencySection(f, key) {
   if (!f.sources.length) {

@@ -4,7 +4,7 @@
 // Downloads are Blob URLs clicked through <a download>; nothing is sent
 // anywhere.
 
-import { h } from './dom.js';
+import { h } from '../ui/dom.js';
 import { gzip, bytesToBase64, reportDocument } from './embed.js';
 
 /* ------------------------------------------------------------ download */

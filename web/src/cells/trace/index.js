@@ -8,11 +8,11 @@
 // are analysis options: changing them re-analyses the file in the worker.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, timeUnit } from './units.js';
-import { cellHeader, warningsList } from './cell.js';
-import { PALETTE } from './clockcharts.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, timeUnit } from '../../ui/units.js';
+import { cellHeader, warningsList } from '../../ui/cell.js';
+import { PALETTE } from '../clocks/charts.js';
 
 const fmtR = (v) => fmtNum(v, { digits: 3 }).replace('-', '−');
 const fmtChange = (v) => (v == null || !Number.isFinite(v) ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${fmtNum(Math.abs(v), { digits: 3 })}`);

@@ -22,15 +22,15 @@
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 //      {type: 'call-part', id, suite, head?, items} (compare: postInParts)
 
-import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
-import { checkSize, maxFileBytes } from '../pkg/tickbook_analysis_wasm.js';
+import { checkSize, maxFileBytes } from '../../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
-import { checkOptions } from '../pkg/tickbook_analysis_wasm.js';
+import { checkOptions } from '../../pkg/tickbook_analysis_wasm.js';
 // The wasm comes embedded in the page, as the page's first message (embed.js).
-import { embeddedWasm } from './embed.js';
+import { embeddedWasm } from '../app/embed.js';
 // DTW for the Perturbation cell's benchmark (trace.js).
-import { dtw } from '../pkg/tickbook_analysis_wasm.js';
+import { dtw } from '../../pkg/tickbook_analysis_wasm.js';
 
 // The only functions a 'call' may name: calibration fits, computed in Rust.
 const CALLS = {

@@ -10,8 +10,8 @@
 // table) and a Show all button that builds the rest in chunks, so the main
 // thread never holds a long task. 'Show only those' builds every row.
 
-import { h, clear, later, laterDone, showMore } from './dom.js';
-import { fmtNs, fmtNum, fmtPercent, fmtCount } from './units.js';
+import { h, clear, later, laterDone, showMore } from '../ui/dom.js';
+import { fmtNs, fmtNum, fmtPercent, fmtCount } from '../ui/units.js';
 
 // Table cells a suite shows at first (rows × columns), and the rows' bounds.
 const FIRST_CELLS = 3000;

@@ -2,10 +2,10 @@
 // it ever went backwards, and how well the TSC frequency sources agree.
 // Every number is a field of the report's `clocks` (ClocksReport).
 
-import { h, table, numCell } from './dom.js';
-import { fmtNs, fmtCount, fmtMHz } from './units.js';
-import { cellHeader, warningsList } from './cell.js';
-import { readCostChart, stepHistograms } from './clockcharts.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { fmtNs, fmtCount, fmtMHz } from '../../ui/units.js';
+import { cellHeader, warningsList } from '../../ui/cell.js';
+import { readCostChart, stepHistograms } from './charts.js';
 import { frequencySection } from './frequency.js';
 
 export function clocksCell(report, key) {

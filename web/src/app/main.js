@@ -1,18 +1,18 @@
 // Entry point: wires the file sources, the analysis worker, the file list and
 // the notebook together.
 
-import { Analyzer, failure } from './analyzer.js';
+import { Analyzer, failure } from '../worker/analyzer.js';
 import { watchPicker, watchDrops, urlsFromQuery, fromUrls } from './intake.js';
 import { FileList } from './filelist.js';
 import { Notebook } from './notebook.js';
-import { Progress } from './progress.js';
-import { QUANTILE_TYPES } from './quantiles.js';
-import { h, clear } from './dom.js';
-import { compareCell, comparePending, compareFailed } from './compare.js';
+import { Progress } from '../ui/progress.js';
+import { QUANTILE_TYPES } from '../ui/quantiles.js';
+import { h, clear } from '../ui/dom.js';
+import { compareCell, comparePending, compareFailed } from '../cells/compare.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import { initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare } from './state.js';
 import { watchExports, setupReportExport } from './export.js';
-import { watchScrollers } from './scrollcue.js';
+import { watchScrollers } from '../ui/scrollcue.js';
 
 const $ = (id) => document.getElementById(id);
 

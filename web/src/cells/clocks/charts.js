@@ -2,9 +2,9 @@
 // clock) and a small histogram of the steps each clock took.
 
 import * as Plot from '@observablehq/plot';
-import { h } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtNs, fmtNum, fmtCount, timeUnit } from './units.js';
+import { h } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtNs, fmtNum, fmtCount, timeUnit } from '../../ui/units.js';
 
 // Observable's ten categorical colours and four more, so that a dozen clocks
 // (a typical Linux x86 run) get distinct colours in light and dark themes.

@@ -3,8 +3,8 @@
 // report's `execution_stats`; this module only formats them. Shared by the
 // Samples cell (one block per series) and the Allocation cell.
 
-import { h, table, numCell } from './dom.js';
-import { fmtNum, fmtCount, fmtPercent, fmtLevel, fmtProb } from './units.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { fmtNum, fmtCount, fmtPercent, fmtLevel, fmtProb } from '../../ui/units.js';
 
 /** "estimate [lo, hi]" of a BootstrapCi, each end formatted with `fmt`. */
 export function ciText(ci, fmt) {

@@ -5,11 +5,11 @@
 // report's `copy`; this module only looks cells up and formats them.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions, legendTicks } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
-import { cellHeader, warningsList } from './cell.js';
-import { ciCell, fmtFactor } from './executions.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { chartFigure, baseOptions, legendTicks } from '../../ui/charts.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from '../../ui/units.js';
+import { cellHeader, warningsList } from '../../ui/cell.js';
+import { ciCell, fmtFactor } from '../samples/executions.js';
 
 const OFFSETS = ['(0, 0)', '(off, 0)', '(0, off)', '(off, off)'];
 

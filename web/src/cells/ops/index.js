@@ -8,11 +8,11 @@
 // re-analysed in the worker); the calibration is always counter on portable.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell, clear } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { cellHeader } from './cell.js';
-import { plotKey, glyph } from './key.js';
-import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from './units.js';
+import { h, table, numCell, clear } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { cellHeader } from '../../ui/cell.js';
+import { plotKey, glyph } from '../../ui/key.js';
+import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from '../../ui/units.js';
 import { clusteringSection } from './clustering.js';
 import { calibrationSection } from './calibration.js';
 

@@ -6,17 +6,17 @@
 // reader chose in a cell (form, statistic, sort, planner inputs) lives in a
 // per-file view state that survives the rebuild, and so does keyboard focus.
 
-import { h, clear, laterDone, afterFrame } from './dom.js';
-import { cellHeader, errorCard } from './cell.js';
-import { clocksCell } from './clocks.js';
-import { bernoulliCell } from './bernoulli.js';
-import { opsCell } from './ops.js';
-import { samplesCell } from './samples.js';
-import { copyCell } from './copy.js';
-import { allocCell } from './alloc.js';
-import { traceCell } from './trace.js';
-import { bottleneckCell } from './bottleneck.js';
-import { quantileName } from './quantiles.js';
+import { h, clear, laterDone, afterFrame } from '../ui/dom.js';
+import { cellHeader, errorCard } from '../ui/cell.js';
+import { clocksCell } from '../cells/clocks/index.js';
+import { bernoulliCell } from '../cells/bernoulli/index.js';
+import { opsCell } from '../cells/ops/index.js';
+import { samplesCell } from '../cells/samples/index.js';
+import { copyCell } from '../cells/copy/index.js';
+import { allocCell } from '../cells/alloc/index.js';
+import { traceCell } from '../cells/trace/index.js';
+import { bottleneckCell } from '../cells/bottleneck/index.js';
+import { quantileName } from '../ui/quantiles.js';
 
 // Cells in the page at once before new ones wait to be scrolled to. Every
 // built cell keeps its tables, controls and data alive: with two dozen run

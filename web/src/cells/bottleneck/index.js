@@ -7,11 +7,11 @@
 // the report's `bottleneck`; this module only formats it.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from './dom.js';
-import { chartFigure, baseOptions } from './charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from './units.js';
-import { cellHeader, warningsList } from './cell.js';
-import { ciCell } from './executions.js';
+import { h, table, numCell } from '../../ui/dom.js';
+import { chartFigure, baseOptions } from '../../ui/charts.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from '../../ui/units.js';
+import { cellHeader, warningsList } from '../../ui/cell.js';
+import { ciCell } from '../samples/executions.js';
 
 const fmtOverhead = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${fmtNum(Math.abs(v), { digits: 3 })}`);
 
