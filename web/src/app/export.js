@@ -5,7 +5,8 @@
 // anywhere.
 
 import { h } from '../ui/dom.js';
-import { gzip, bytesToBase64, reportDocument } from './embed.js';
+import { gzip, bytesToBase64 } from '../ui/bytes.js';
+import { reportDocument } from './embed.js';
 
 /* ------------------------------------------------------------ download */
 

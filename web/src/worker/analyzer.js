@@ -1,7 +1,7 @@
 // Main-thread side of the analysis worker: one promise per request, and
 // progress events (`i of n`, current name) for the status line.
 
-import { createWorker } from '../app/embed.js';
+import { createWorker } from './boot.js';
 
 export class Analyzer {
   constructor({ onProgress, onFatal }) {
@@ -17,7 +17,7 @@ export class Analyzer {
 
   /** Start a worker (again, after `cancel`); `ready` resolves when its wasm is up. */
   start() {
-    this.worker = createWorker(); // from the code embedded in the page (embed.js)
+    this.worker = createWorker(); // from the code embedded in the page (boot.js)
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
       this.rejectReady = reject;

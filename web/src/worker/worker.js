@@ -27,8 +27,8 @@ import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions
 import { checkSize, maxFileBytes } from '../../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
 import { checkOptions } from '../../pkg/tickbook_analysis_wasm.js';
-// The wasm comes embedded in the page, as the page's first message (embed.js).
-import { embeddedWasm } from '../app/embed.js';
+// The wasm comes embedded in the page, as the page's first message (boot.js).
+import { embeddedWasm } from './boot.js';
 // DTW for the Perturbation cell's benchmark (trace.js).
 import { dtw } from '../../pkg/tickbook_analysis_wasm.js';
 
