@@ -50,8 +50,9 @@ let compareRun = 0; // newest comparison request; older answers are dropped
 let applied = null; // the options of the reports on show (restored by Cancel)
 
 // Files wait for this: a link's options are checked by the analysis first.
-const optionsReady = analyzer.ready.then(async ({ version, defaultOptions }) => {
+const optionsReady = analyzer.ready.then(async ({ version, defaultOptions, cells }) => {
   $('version').textContent = version;
+  notebook.setCells(cells); // the analysis' suite cells (notebook.js)
   options = restoreOptions(defaultOptions, shared); // a link's or a report's options (state.js)
   // Each option the analysis refuses falls back to its default, and the page says which.
   options = await checkOptions(options, (o) => analyzer.call('checkOptions', o));

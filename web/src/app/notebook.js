@@ -1,6 +1,13 @@
 // The notebook: one slot per file, in the order the files were added, holding
-// that file's cells (error card, Clocks, Bernoulli, Operations, Copy,
-// Allocation, Samples).
+// that file's cells (an error card, or its suite cells in the analysis'
+// display order).
+//
+// The suite cells are the analysis' list (wasm `cells()`, sent by the worker
+// when it is ready: name, title, cost): the cell of a suite `name` is built
+// by `cells/<name>/index.js` `build(report, key, ctx)`, found by that name;
+// the page holds no list of suites. `tickbook:cells` is every
+// cells/<name>/index.js by its folder's name, written by web/build.mjs when
+// it bundles the page (so a report opened offline has them all).
 //
 // Cells are rebuilt from each new report (after an option changes); what the
 // reader chose in a cell (form, statistic, sort, planner inputs) lives in a
@@ -8,15 +15,7 @@
 
 import { h, clear, laterDone, afterFrame } from '../ui/dom.js';
 import { cellHeader, errorCard } from '../ui/cell.js';
-import { clocksCell } from '../cells/clocks/index.js';
-import { bernoulliCell } from '../cells/bernoulli/index.js';
-import { opsCell } from '../cells/ops/index.js';
-import { samplesCell } from '../cells/samples/index.js';
-import { copyCell } from '../cells/copy/index.js';
-import { allocCell } from '../cells/alloc/index.js';
-import { traceCell } from '../cells/trace/index.js';
-import { bottleneckCell } from '../cells/bottleneck/index.js';
-import { quantileName } from '../ui/quantiles.js';
+import CELL_BUILDERS from 'tickbook:cells';
 
 // Cells in the page at once before new ones wait to be scrolled to. Every
 // built cell keeps its tables, controls and data alive: with two dozen run
@@ -25,17 +24,14 @@ import { quantileName } from '../ui/quantiles.js';
 // (its header) until it comes within a screen of the viewport.
 const EAGER_CELLS = 12;
 
-// A placeholder's title, as the built cell's header says it.
-const TITLES = {
-  clocks: 'Clocks', bernoulli: 'Bernoulli timing', ops: 'Operations', copy: 'Copy',
-  alloc: 'Allocation and page placement', trace: 'Perturbation', bottleneck: 'Bottlenecks', samples: 'Samples',
-};
-
 export class Notebook {
   /** `app`: {options() -> current options, setOptions(patch), plan(args) -> Promise, call(fn, ...args) -> Promise (worker.js CALLS)} */
   constructor(container, app) {
     this.container = container;
     this.app = app;
+    // The suite cells (setCells): [{name, title, cost, build}] in display order.
+    this.cells = [];
+    this.cellsReady = new Promise((resolve) => { this.resolveCells = resolve; });
     this.slots = new Map();
     this.views = new Map(); // key -> view state of that file's cells
     this.generations = new Map(); // key -> number of the newest render of that slot
@@ -74,6 +70,16 @@ export class Notebook {
     new ResizeObserver(() => { if (this.jump || this.arriving) this.keepJump(); }).observe(container);
   }
 
+  /**
+   * The analysis' suite cells (wasm `cells()`: [{name, title, cost}] in
+   * display order), each with its `build`; a cell the page has no module
+   * for is shown as such.
+   */
+  setCells(list) {
+    this.cells = list.map((c) => ({ ...c, build: Object.hasOwn(CELL_BUILDERS, c.name) ? CELL_BUILDERS[c.name] : null }));
+    this.resolveCells();
+  }
+
   /** Keep the view on the cell `id` (in this notebook) for a few seconds of building. */
   follow(id) {
     const el = id && document.getElementById(id);
@@ -107,12 +113,12 @@ export class Notebook {
    * A cell that is built when it comes near the viewport: its header now,
    * `build()` later (buildSoon). `onBuilt(cell)` hears of the swap.
    */
-  placeholder(key, kind, report, build, onBuilt) {
+  placeholder(key, kind, title, report, build, onBuilt) {
     const ph = h('section', {
       class: 'cell cell-placeholder', id: `cell-${key}-${kind}`, 'data-testid': 'cell-placeholder',
       dataset: { file: report.file, kind },
     },
-    cellHeader(TITLES[kind], report),
+    cellHeader(title, report),
     h('p', { class: 'muted' }, 'This cell is built when it is scrolled into view.'));
     ph.buildCell = () => {
       this.dispose(ph);
@@ -186,22 +192,26 @@ export class Notebook {
     const generation = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, generation);
     const current = () => this.slots.get(key) === slot && this.generations.get(key) === generation;
+    if (report.ok) {
+      await this.cellsReady;
+      if (!current()) return undefined;
+    }
     if (!this.views.has(key)) this.views.set(key, {});
-    const ctx = { ...this.app, view: this.views.get(key) };
+    const view = this.views.get(key);
     const builders = [];
     // The worker sends each suite's cell as JSON text (worker.js packCells):
     // a cell's data is read when the cell is built.
     const withCell = (kind) => (typeof report[kind] === 'string' ? { ...report, [kind]: JSON.parse(report[kind]) } : report);
+    const titles = new Map();
     if (!report.ok) builders.push(['error', () => errorCard(report, key)]);
     else {
-      if (report.clocks) builders.push(['clocks', () => clocksCell(withCell('clocks'), key)]);
-      if (report.bernoulli) builders.push(['bernoulli', () => bernoulliCell(withCell('bernoulli'), key, ctx)]);
-      if (report.ops) builders.push(['ops', () => opsCell(withCell('ops'), key, ctx)]);
-      if (report.copy) builders.push(['copy', () => copyCell(withCell('copy'), key, ctx)]);
-      if (report.alloc) builders.push(['alloc', () => allocCell(withCell('alloc'), key, ctx)]);
-      if (report.trace) builders.push(['trace', () => traceCell(withCell('trace'), key, ctx)]);
-      if (report.bottleneck) builders.push(['bottleneck', () => bottleneckCell(withCell('bottleneck'), key)]);
-      if (report.samples) builders.push(['samples', () => samplesCell(withCell('samples'), key, quantileName, ctx)]);
+      for (const cell of this.cells) {
+        if (report[cell.name] == null) continue;
+        const { name, title } = cell;
+        titles.set(name, title);
+        const ctx = { ...this.app, view, cell: { name, title } };
+        builders.push([name, cell.build ? () => cell.build(withCell(name), key, ctx) : () => missingCell(ctx, report, key)]);
+      }
       if (!builders.length) {
         builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
           h('h2', {}, h('span', { class: 'kind' }, 'Nothing to show'), ' ', h('span', { class: 'file' }, report.file)),
@@ -223,9 +233,9 @@ export class Notebook {
     };
     // Built now when it was built before (a re-analysis of a cell on show)
     // or while the notebook is small; else when scrolled to.
-    const make = (kind, builder, wasBuilt) => (wasBuilt || !(kind in TITLES) || this.builtCells() < EAGER_CELLS
+    const make = (kind, builder, wasBuilt) => (wasBuilt || !titles.has(kind) || this.builtCells() < EAGER_CELLS
       ? build(kind, builder)
-      : this.placeholder(key, kind, report, () => build(kind, builder), swapped(kind)));
+      : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
     const earlier = this.progressive.get(key);
     const cells = earlier?.options === options ? earlier.cells : null;
@@ -304,6 +314,16 @@ export class Notebook {
     }
     return first;
   }
+}
+
+/** A suite cell this page has no module for (the analysis is newer than the page's cells). */
+function missingCell(ctx, report, key) {
+  const { name, title } = ctx.cell;
+  return h('section', {
+    class: 'cell', id: `cell-${key}-${name}`, 'data-testid': 'missing-cell', dataset: { file: report.file, kind: name },
+  },
+  cellHeader(title, report),
+  h('p', { class: 'muted' }, `This version of the page has no view for this cell (web/src/cells/${name}/).`));
 }
 
 /** Give the main thread back to the page (input, paint) before going on. */

@@ -1,7 +1,23 @@
-// Pieces every notebook cell shares: the header naming the file and where it
-// came from, and the file's warnings.
+// Pieces every notebook cell shares: its section, the header naming the file
+// and where it came from, and the file's warnings; and the cards a file gets
+// instead of cells (it could not be read, it has nothing to show).
 
 import { h } from './dom.js';
+
+/**
+ * A suite cell's section: `ctx.cell` is the cell's entry in the analysis'
+ * list (wasm `cells()`: name, title), which names its id, test id, class and
+ * header; `children` follow the header.
+ */
+export function cellSection(ctx, report, key, ...children) {
+  const { name, title } = ctx.cell;
+  return h('section', {
+    class: `cell ${name}`, id: `cell-${key}-${name}`, 'data-testid': `${name}-cell`,
+    dataset: { file: report.file }, 'aria-label': `${title}: ${report.file}`,
+  },
+  cellHeader(title, report),
+  children);
+}
 
 export function cellHeader(title, report) {
   const i = report.info ?? {};

@@ -87,7 +87,7 @@ export class Analyzer {
   receive(msg) {
     switch (msg.type) {
       case 'ready':
-        this.resolveReady({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes });
+        this.resolveReady({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells });
         break;
       case 'fatal':
         this.fail(msg.message);

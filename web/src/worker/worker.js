@@ -11,7 +11,8 @@
 //      {type: 'call', id, fn: 'compare', args: [ids, options, pool]}  (compare.js)
 //      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
 //      restarted worker gets the files back this way, see Analyzer.cancel)
-// out: {type: 'ready', version, defaultOptions, maxFileBytes} | {type: 'fatal', message}
+// out: {type: 'ready', version, defaultOptions, maxFileBytes, cells} | {type: 'fatal', message}
+//      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order)
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells}  (with `progressive`:
@@ -23,6 +24,8 @@
 //      {type: 'call-part', id, suite, head?, items} (compare: postInParts)
 
 import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
+// The suite cells: their names, titles, display and analysis order.
+import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
 import { checkSize, maxFileBytes } from '../../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
@@ -104,9 +107,19 @@ function dtwBench(n, stepPattern = 'symmetric2', band = undefined) {
   return { n, step_pattern: stepPattern, band: band ?? null, ms_best: Math.min(...times), ms_all: times, distance: r.distance, path_steps: r.index1.length };
 }
 
+// The suite cells' names: in display order (CELLS) and from the cheapest to
+// analyse to the dearest (BY_COST; alloc's bootstraps take seconds). Set once
+// the wasm is up.
+let CELLS = [];
+let BY_COST = [];
+
 const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
   .then(() => {
-    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes() });
+    const raw = cellList();
+    const list = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    CELLS = list.map((c) => c.name);
+    BY_COST = [...list].sort((a, b) => a.cost - b.cost).map((c) => c.name);
+    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes(), cells: list });
     return true;
   })
   .catch((e) => {
@@ -184,25 +197,24 @@ async function handle(msg) {
 function packCells(report) {
   if (!report?.ok) return report;
   const packed = { ...report };
-  for (const s of SUITE_ORDER) if (packed[s] != null && typeof packed[s] !== 'string') packed[s] = JSON.stringify(packed[s]);
+  for (const s of CELLS) if (packed[s] != null && typeof packed[s] !== 'string') packed[s] = JSON.stringify(packed[s]);
   return packed;
 }
 
-// Suites from the cheapest to analyse to the dearest (alloc's bootstraps take
-// seconds): a run is analysed one suite at a time in this order, and each
-// cell is posted as soon as it is ready, so the first shows early.
-const SUITE_ORDER = ['clocks', 'bernoulli', 'samples', 'ops', 'copy', 'trace', 'bottleneck', 'alloc'];
+// The cheapest cells, analysed together in the first call: each is quick.
+const FIRST_CALL = 3;
 
 /**
- * The file's report, built suite by suite (report::analyze_bytes_suites),
- * posting the cells so far as partial results. Each cell is computed from its
- * own suite alone, so the final report equals `analyze`'s: it is the last
- * call's (header, info and every warning, the alloc one included since alloc
- * comes last) with the earlier calls' cells.
+ * The file's report, built suite by suite (report::analyze_bytes_suites) from
+ * the cheapest to analyse to the dearest (BY_COST), each cell posted as a
+ * partial result as soon as it is ready, so that the first shows early. Each
+ * cell is computed from its own suite alone, so the final report equals
+ * `analyze`'s: it is the last call's (header, info and every warning, the
+ * last suite's included) with the earlier calls' cells.
  */
 function analyzeProgressively(id, file, options) {
-  const first = analyzeSuites(file.name, file.bytes, options, SUITE_ORDER.slice(0, 3));
-  const rest = first.ok ? SUITE_ORDER.slice(3).filter((s) => first.info?.suites?.includes(s)) : [];
+  const first = analyzeSuites(file.name, file.bytes, options, BY_COST.slice(0, FIRST_CALL));
+  const rest = first.ok ? BY_COST.slice(FIRST_CALL).filter((s) => first.info?.suites?.includes(s)) : [];
   if (!rest.length) return { report: first, merged: [] };
   const cells = {};
   // A partial result carries only the cells new since the last one (the

@@ -8,7 +8,7 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell, later } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtLevel } from '../../ui/units.js';
-import { cellHeader, warningsList } from '../../ui/cell.js';
+import { cellSection, warningsList } from '../../ui/cell.js';
 import { ciCell, fmtFactor, ciText, fmtImpactP, fmtImpactBand } from '../samples/executions.js';
 
 const STRATEGY_TEXT = {
@@ -20,15 +20,11 @@ const STRATEGY_TEXT = {
 
 const STRATEGY_COLOURS = ['var(--accent)', 'var(--series-2)', '#2ca58d', '#b5479a', '#7a7a7a'];
 
-export function allocCell(report, key) {
+export function build(report, key, ctx) {
   const a = report.alloc;
   const colour = (s) => STRATEGY_COLOURS[Math.max(0, a.strategies.indexOf(s)) % STRATEGY_COLOURS.length];
   const cc = a.colour_cache;
-  return h('section', {
-    class: 'cell alloc', id: `cell-${key}-alloc`, 'data-testid': 'alloc-cell',
-    dataset: { file: report.file }, 'aria-label': `Allocation: ${report.file}`,
-  },
-  cellHeader('Allocation and page placement', report),
+  return cellSection(ctx, report, key,
   a.partial
     ? h('div', { class: 'warnings partial-banner', role: 'note', 'data-testid': 'alloc-partial' },
       h('strong', {}, 'Partial run'), ' — the collector was stopped before it finished; only finished executions are shown, and some configurations may have fewer executions than planned.')

@@ -7,19 +7,15 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
-import { cellHeader } from '../../ui/cell.js';
+import { cellSection } from '../../ui/cell.js';
 import { plotKey, glyph } from '../../ui/key.js';
 import {
   fmtNs, fmtCount, fmtSignedPercent, fmtPercent, fmtLevel, fmtWall, fmtProb, fmtNum, timeUnit,
 } from '../../ui/units.js';
 
-export function bernoulliCell(report, key, ctx) {
+export function build(report, key, ctx) {
   const b = report.bernoulli;
-  return h('section', {
-    class: 'cell bernoulli', id: `cell-${key}-bernoulli`, 'data-testid': 'bernoulli-cell',
-    dataset: { file: report.file }, 'aria-label': `Bernoulli timing: ${report.file}`,
-  },
-  cellHeader('Bernoulli timing', report),
+  return cellSection(ctx, report, key,
   explanation(b),
   facts(b),
   coverageLine(b),

@@ -10,22 +10,18 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from '../../ui/units.js';
-import { cellHeader, warningsList } from '../../ui/cell.js';
+import { cellSection, warningsList } from '../../ui/cell.js';
 import { ciCell } from '../samples/executions.js';
 
 const fmtOverhead = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${fmtNum(Math.abs(v), { digits: 3 })}`);
 
 const counted = (c) => c.timable && c.overhead != null;
 
-export function bottleneckCell(report, key) {
+export function build(report, key, ctx) {
   const b = report.bottleneck;
   const e = b.explained;
   const caches = b.caches.map((x) => `${x.name} ${fmtBytes(x.bytes)}`).join(', ');
-  return h('section', {
-    class: 'cell bottleneck', id: `cell-${key}-bottleneck`, 'data-testid': 'bottleneck-cell',
-    dataset: { file: report.file }, 'aria-label': `Bottlenecks: ${report.file}`,
-  },
-  cellHeader('Bottlenecks', report),
+  return cellSection(ctx, report, key,
   warningsList(report.warnings),
   h('div', { class: 'explain' },
     h('p', {}, 'MTOOL’s method (METHODS.md §004): each region’s time is ', h('strong', {}, 'predicted'),

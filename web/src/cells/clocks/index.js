@@ -4,18 +4,14 @@
 
 import { h, table, numCell } from '../../ui/dom.js';
 import { fmtNs, fmtCount, fmtMHz } from '../../ui/units.js';
-import { cellHeader, warningsList } from '../../ui/cell.js';
+import { cellSection, warningsList } from '../../ui/cell.js';
 import { readCostChart, stepHistograms } from './charts.js';
 import { frequencySection } from './frequency.js';
 
-export function clocksCell(report, key) {
+export function build(report, key, ctx) {
   const c = report.clocks;
   const available = c.clocks.filter((r) => r.available);
-  return h('section', {
-    class: 'cell clocks', id: `cell-${key}-clocks`, 'data-testid': 'clocks-cell',
-    dataset: { file: report.file }, 'aria-label': `Clocks: ${report.file}`,
-  },
-  cellHeader('Clocks', report),
+  return cellSection(ctx, report, key,
   warningsList(report.warnings),
   h('div', { class: 'explain' },
     h('p', {},

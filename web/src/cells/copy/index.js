@@ -8,7 +8,7 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions, legendTicks } from '../../ui/charts.js';
 import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from '../../ui/units.js';
-import { cellHeader, warningsList } from '../../ui/cell.js';
+import { cellSection, warningsList } from '../../ui/cell.js';
 import { ciCell, fmtFactor } from '../samples/executions.js';
 
 const OFFSETS = ['(0, 0)', '(off, 0)', '(0, off)', '(off, off)'];
@@ -26,7 +26,7 @@ const METRICS = {
 
 let hatchCounter = 0;
 
-export function copyCell(report, key, ctx) {
+export function build(report, key, ctx) {
   const c = report.copy;
   const view = ctx.view;
   if (!c.implementations.includes(view.copyImpl)) view.copyImpl = c.implementations[0] ?? null;
@@ -39,11 +39,7 @@ export function copyCell(report, key, ctx) {
   };
   redraw();
   const caches = c.cache_bytes.map((x) => `${x.name} ${fmtBytes(x.bytes)}`).join(', ');
-  return h('section', {
-    class: 'cell copy', id: `cell-${key}-copy`, 'data-testid': 'copy-cell',
-    dataset: { file: report.file }, 'aria-label': `Copy: ${report.file}`,
-  },
-  cellHeader('Copy', report),
+  return cellSection(ctx, report, key,
   warningsList(report.warnings),
   h('div', { class: 'explain' },
     h('p', {}, 'The array-copy benchmark of the seed (METHODS.md §001) in eight variants: ',

@@ -10,7 +10,7 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell, clear } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
-import { cellHeader } from '../../ui/cell.js';
+import { cellSection } from '../../ui/cell.js';
 import { plotKey, glyph } from '../../ui/key.js';
 import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from '../../ui/units.js';
 import { clusteringSection } from './clustering.js';
@@ -21,7 +21,7 @@ const FORM_TEXT = {
   throughput: 'independent copies the core can overlap, so this is the cost per operation at full throughput',
 };
 
-export function opsCell(report, key, ctx) {
+export function build(report, key, ctx) {
   const o = report.ops;
   const view = ctx.view;
   const forms = o.forms.map((f) => f.form);
@@ -34,11 +34,7 @@ export function opsCell(report, key, ctx) {
     formArea.dataset.form = view.form ?? '';
     formArea.append(opsTable(o, view, report), f ? formSection(o, f, report, key, ctx, showForm) : null);
   };
-  const cell = h('section', {
-    class: 'cell ops', id: `cell-${key}-ops`, 'data-testid': 'ops-cell',
-    dataset: { file: report.file }, 'aria-label': `Operations: ${report.file}`,
-  },
-  cellHeader('Operations', report),
+  const cell = cellSection(ctx, report, key,
   explanation(o),
   referenceNote(o),
   coreLine(o),

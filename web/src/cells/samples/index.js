@@ -6,7 +6,8 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell, showMore, later } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from '../../ui/units.js';
-import { cellHeader, warningsList } from '../../ui/cell.js';
+import { cellSection, warningsList } from '../../ui/cell.js';
+import { quantileName } from '../../ui/quantiles.js';
 import { executionExplain, executionStatsBlock } from './executions.js';
 import { clusteringSection } from '../ops/clustering.js';
 
@@ -15,14 +16,10 @@ const STATS = [
   ['q3', 'Q3'], ['max', 'Max'], ['sd', 'SD'],
 ];
 
-export function samplesCell(report, key, quantileName, ctx) {
+export function build(report, key, ctx) {
   const s = report.samples;
   const qt = s.series[0]?.summary.quantile_type ?? report.options?.quantile_type;
-  return h('section', {
-    class: 'cell samples', id: `cell-${key}-samples`, 'data-testid': 'samples-cell',
-    dataset: { file: report.file }, 'aria-label': `Samples: ${report.file}`,
-  },
-  cellHeader('Samples', report),
+  return cellSection(ctx, report, key,
   warningsList(report.warnings),
   s.source || s.description
     ? h('div', { class: 'explain' },

@@ -11,14 +11,14 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, timeUnit } from '../../ui/units.js';
-import { cellHeader, warningsList } from '../../ui/cell.js';
+import { cellSection, warningsList } from '../../ui/cell.js';
 import { PALETTE } from '../clocks/charts.js';
 
 const fmtR = (v) => fmtNum(v, { digits: 3 }).replace('-', '−');
 const fmtChange = (v) => (v == null || !Number.isFinite(v) ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${fmtNum(Math.abs(v), { digits: 3 })}`);
 const levelName = (l) => (l.level === 0 ? 'baseline (level 0)' : `level ${l.level}`);
 
-export function traceCell(report, key, ctx) {
+export function build(report, key, ctx) {
   const t = report.trace;
   const view = ctx.view;
   if (!t.workloads.some((w) => w.name === view.traceWorkload)) view.traceWorkload = t.workloads[0]?.name ?? null;
@@ -30,11 +30,7 @@ export function traceCell(report, key, ctx) {
     body.replaceChildren(...(wl ? workloadBlock(t, wl, view, redraw) : [h('p', { class: 'muted' }, 'This trace has no workloads.')]));
   };
   redraw();
-  return h('section', {
-    class: 'cell trace', id: `cell-${key}-trace`, 'data-testid': 'trace-cell',
-    dataset: { file: report.file }, 'aria-label': `Perturbation: ${report.file}`,
-  },
-  cellHeader('Perturbation', report),
+  return cellSection(ctx, report, key,
   warningsList(report.warnings),
   explain(t),
   unavailable(t),
