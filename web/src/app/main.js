@@ -248,14 +248,16 @@ function cancelWork() {
   }
 }
 
-/** Files that share a comparable suite with another loaded file. */
+/**
+ * Readable files that share a suite with another: the ones a comparison may
+ * hold (the analysis compares the suites it can, and leaves out a file that
+ * shares none of those: worker.js compareKept).
+ */
 function comparable() {
-  const SUITES = ['clocks', 'ops', 'copy', 'alloc', 'samples'];
   const ok = [...files].filter(([, f]) => f.report?.ok);
   const count = new Map();
   for (const [, f] of ok) for (const s of new Set(f.report.info?.suites ?? [])) count.set(s, (count.get(s) ?? 0) + 1);
-  const shared = new Set(SUITES.filter((s) => (count.get(s) ?? 0) >= 2));
-  return ok.filter(([, f]) => (f.report.info?.suites ?? []).some((s) => shared.has(s))).map(([key]) => key);
+  return ok.filter(([, f]) => (f.report.info?.suites ?? []).some((s) => count.get(s) >= 2)).map(([key]) => key);
 }
 
 /** Recompute the Comparison cell once every file's analysis is in. */
@@ -271,6 +273,11 @@ async function scheduleCompare() {
   let cell;
   try {
     const report = await analyzer.compare(keys, opts, pool);
+    // No suite the analysis compares is in two of the files: no cell.
+    if (!report.suites.length) {
+      if (run === compareRun) clear(compareSlot);
+      return;
+    }
     cell = compareCell(report, { threshold: opts.threshold, only: compareView.only, setPool: (on) => { pool = on; scheduleCompare(); } });
   } catch (e) {
     if (e?.cancelled) return;

@@ -51,9 +51,20 @@ const CALLS = {
   checkSize: (name, size) => checkSize(name, size) ?? null,
 };
 
-/** Compare the kept files `ids` (in that order): their bytes go to wasm as one block. */
+/**
+ * Compare the kept files `ids` (in that order): their bytes go to wasm as one
+ * block. A file in none of the suites compared is then left out (compared
+ * again without it), so the comparison lists only the files it compares.
+ */
 function compareKept(ids, options, pool) {
   const kept = ids.map((id) => files.get(id)).filter(Boolean);
+  const report = compareFiles(kept, options, pool);
+  const used = new Set(report.suites.flatMap((s) => s.files));
+  if (used.size < 2 || used.size === kept.length) return report;
+  return compareFiles(kept.filter((_, i) => used.has(i)), options, pool);
+}
+
+function compareFiles(kept, options, pool) {
   const total = kept.reduce((n, f) => n + f.bytes.length, 0);
   const data = new Uint8Array(total);
   let at = 0;
@@ -222,7 +233,7 @@ function analyzeProgressively(id, file, options) {
   // its decoding on the main thread, grow with the file.
   const post = (r) => {
     const fresh = {};
-    for (const s of SUITE_ORDER) {
+    for (const s of CELLS) {
       if (r[s] != null) {
         cells[s] = r[s];
         fresh[s] = r[s];
