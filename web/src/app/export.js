@@ -4,23 +4,14 @@
 // Downloads are Blob URLs clicked through <a download>; nothing is sent
 // anywhere.
 
-import { h } from '../ui/dom.js';
+import { h, svgEl, download } from '../ui/dom.js';
 import { gzip, bytesToBase64 } from '../ui/bytes.js';
 import { reportDocument } from './embed.js';
 
-/* ------------------------------------------------------------ download */
-
-export function download(name, blob) {
-  const url = URL.createObjectURL(blob);
-  const a = h('a', { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+/* ------------------------------------------------------------ file names */
 
 /** A file name from shown text (a caption): letters, digits, dashes. */
-export function fileName(text, ext) {
+function fileName(text, ext) {
   const base = String(text ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
   return `${base || 'tickbook'}.${ext}`;
 }
@@ -42,7 +33,7 @@ export function csvField(value) {
  * numbers nested in a cell (an interval's ends, data-stat) get columns of
  * their own after it. Column spans are expanded, so columns line up.
  */
-export function tableCsv(table) {
+function tableCsv(table) {
   const text = (el) => el.innerText.replace(/\s+/g, ' ').trim();
   const headRow = table.tHead?.rows[table.tHead.rows.length - 1];
   const labels = headRow ? [...headRow.cells].flatMap((c) => [text(c), ...Array(Math.max(0, c.colSpan - 1)).fill('')]) : [];
@@ -104,14 +95,6 @@ function chartSvgs(figure) {
     !s.parentElement?.closest('svg') && !s.closest('[class*="-swatches"]') && !s.classList.contains('legend'));
 }
 
-const NS = 'http://www.w3.org/2000/svg';
-
-function svgEl(tag, attrs, text) {
-  const el = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text != null) el.textContent = text; // labels come from files: text, never markup
-  return el;
-}
 
 /**
  * Plot's categorical legends are HTML (a swatch and a label per series):
@@ -143,7 +126,7 @@ function swatchesSvg(figure) {
         y: text.top - origin.top + text.height / 2,
         'dominant-baseline': 'central',
         style: `fill:${cs.color};font-family:${cs.fontFamily};font-size:${cs.fontSize}`,
-      }, label));
+      }, label)); // a text node: labels come from files, never markup
     }
     out.push({ g, width: origin.width, height: origin.height });
   }
@@ -155,25 +138,17 @@ function swatchesSvg(figure) {
  * paint and font inlined (the page's colours are CSS variables), the
  * legends and charts stacked, on the page's card background.
  */
-export function figureSvg(figure) {
+function figureSvg(figure) {
   const svgs = chartSvgs(figure);
   if (!svgs.length) return null;
-  const ns = NS;
   const keys = swatchesSvg(figure);
   const boxes = svgs.map((s) => s.getBoundingClientRect());
   const top = Math.ceil(keys.reduce((a, k) => a + k.height, 0));
   const width = Math.ceil(Math.max(...boxes.map((b) => b.width), ...keys.map((k) => k.width)));
   const height = top + Math.ceil(boxes.reduce((a, b) => a + b.height, 0));
-  const out = document.createElementNS(ns, 'svg');
-  out.setAttribute('xmlns', ns);
-  out.setAttribute('width', width);
-  out.setAttribute('height', height);
-  out.setAttribute('viewBox', `0 0 ${width} ${height}`);
   const bg = getComputedStyle(figure.closest('.cell') ?? document.body).backgroundColor;
-  const rect = document.createElementNS(ns, 'rect');
-  Object.entries({ width, height, fill: bg && bg !== 'rgba(0, 0, 0, 0)' ? bg : getComputedStyle(document.body).backgroundColor })
-    .forEach(([k, v]) => rect.setAttribute(k, v));
-  out.append(rect);
+  const out = svgEl('svg', { xmlns: 'http://www.w3.org/2000/svg', width, height, viewBox: `0 0 ${width} ${height}` },
+    svgEl('rect', { width, height, fill: bg && bg !== 'rgba(0, 0, 0, 0)' ? bg : getComputedStyle(document.body).backgroundColor }));
   let y = 0;
   for (const k of keys) {
     k.g.setAttribute('transform', `translate(0,${y})`);
@@ -199,7 +174,7 @@ export function figureSvg(figure) {
 }
 
 /** The figure as PNG at twice its size (an SVG image drawn on a canvas). */
-export async function figurePng(figure, scale = 2) {
+async function figurePng(figure, scale = 2) {
   const svg = figureSvg(figure);
   if (!svg) return null;
   const url = URL.createObjectURL(new Blob([svg.text], { type: 'image/svg+xml' }));
@@ -285,7 +260,7 @@ export function watchExports(container) {
  * loaded) and the shared state.
  *   bytesOf(key) -> Promise<Uint8Array|null>, state() -> object, version() -> string
  */
-export async function reportData({ bytesOf, state, version }) {
+async function reportData({ bytesOf, state, version }) {
   const files = [];
   for (const row of document.querySelectorAll('[data-testid=file-row]')) {
     const { key, file: name } = row.dataset;

@@ -10,8 +10,9 @@
 // table) and a Show all button that builds the rest in chunks, so the main
 // thread never holds a long task. 'Show only those' builds every row.
 
-import { h, clear, later, laterDone, showMore } from '../ui/dom.js';
-import { fmtNs, fmtNum, fmtPercent, fmtCount } from '../ui/units.js';
+import { h, later, laterDone, showMore } from '../ui/dom.js';
+import { fmtNum, fmtPercent, fmtCount, fmtSeriesValue, fmtFactor } from '../ui/units.js';
+import { ciText } from '../ui/ci.js';
 
 // Table cells a suite shows at first (rows × columns), and the rows' bounds.
 const FIRST_CELLS = 3000;
@@ -19,22 +20,18 @@ const FIRST_ROWS = [20, 100];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letter = (i) => (i < 26 ? LETTERS[i] : `F${i + 1}`);
 
-/** A value in the item's unit, time units scaled (ns, µs, ms). */
-function fmtValue(x, item) {
-  if (x == null || !Number.isFinite(x)) return '—';
-  if (item.unit_ns != null) return fmtNs(x * item.unit_ns);
-  return `${fmtNum(x)}\u202f${item.unit}`;
-}
-
+/** An estimate in the item's unit (time units scaled) and, muted, its interval. */
 function fmtEst(est, item) {
   if (!est) return h('span', { class: 'muted' }, '—');
+  const fmt = (x) => fmtSeriesValue(x, item);
   return [
-    h('span', { class: 'value' }, fmtValue(est.estimate, item)),
-    h('span', { class: 'ci' }, ` [${fmtValue(est.lo, item)}, ${fmtValue(est.hi, item)}]`),
+    h('span', { class: 'value' }, fmt(est.estimate)),
+    h('span', { class: 'ci' }, ` [${fmt(est.lo)}, ${fmt(est.hi)}]`),
   ];
 }
 
-const fmtRatio = (x) => (x == null || !Number.isFinite(x) ? '—' : `${fmtNum(x)}×`);
+// Ratios near 1 are what a comparison is about: four significant digits.
+const fmtRatio = (x) => fmtFactor(x, { digits: 4 });
 
 /**
  * The cell for a ComparisonReport. `ctx`: {threshold: current share,
@@ -172,7 +169,6 @@ function pooledBlock(pooled, files) {
     const item = { unit: p.unit, unit_ns: p.unit_ns };
     const mean = re?.ci ? { estimate: re.mean, lo: re.ci[0], hi: re.ci[1] }
       : s?.mean_bootstrap ?? null;
-    const ci = (b, f) => (b ? `${f(b.estimate)} [${f(b.lo)}, ${f(b.hi)}]` : '—');
     return h('tr', { 'data-testid': 'pooled-row', dataset: { suite: p.suite, key: p.key, executions: s?.executions, mean: mean?.estimate } },
       h('td', {}, p.suite),
       h('th', { scope: 'row', class: 'wrap' }, p.key),
@@ -180,8 +176,8 @@ function pooledBlock(pooled, files) {
       h('td', { class: 'wrap' }, p.files.map((f, k) => `${letter(f)} (${p.executions_per_file[k]})`).join(', ')),
       h('td', { class: 'num' }, fmtCount(s?.executions)),
       h('td', { class: 'num' }, fmtEst(mean, item)),
-      h('td', { class: 'num' }, ci(s?.cv_within, fmtPercent)),
-      h('td', { class: 'num' }, ci(s?.impact_factor, (x) => fmtNum(x, { digits: 3 }))));
+      h('td', { class: 'num' }, ciText(s?.cv_within, fmtPercent)),
+      h('td', { class: 'num' }, ciText(s?.impact_factor, (x) => fmtNum(x, { digits: 3 }))));
   }, 100, 'pooled configurations');
   if (more) block.append(more);
   return block;
@@ -210,4 +206,3 @@ export function compareFailed(message) {
     h('p', { class: 'error-text', role: 'alert' }, `The comparison could not be computed: ${message}`));
 }
 
-export { clear };

@@ -33,6 +33,11 @@ export function cellHeader(title, report) {
       : null);
 }
 
+/** One fact of a cell's headline list (<dl>): its label and value. */
+export function fact(label, value) {
+  return h('div', {}, h('dt', {}, label), h('dd', {}, value));
+}
+
 export function warningsList(warnings) {
   if (!warnings?.length) return null;
   return h('div', { class: 'warnings', role: 'note', 'data-testid': 'warnings' },

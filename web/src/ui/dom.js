@@ -12,7 +12,7 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-export function setAttrs(el, attrs) {
+function setAttrs(el, attrs) {
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value == null || value === false) continue;
     if (key === 'class') el.className = Array.isArray(value) ? value.filter(Boolean).join(' ') : value;
@@ -25,7 +25,7 @@ export function setAttrs(el, attrs) {
   return el;
 }
 
-export function append(el, children) {
+function append(el, children) {
   for (const child of [children].flat(Infinity)) {
     if (child == null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -185,7 +185,19 @@ export function numCell(stat, value, text, { unit, className = 'num', title } = 
   }, missing ? '—' : text);
 }
 
-/** Make a DOM id from a counter-based key (never from file contents). */
-export function slug(...parts) {
-  return parts.join('-');
+/** svg('circle', {r: 3}, child, 'text'): h() for SVG elements. */
+export function svgEl(tag, attrs, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) el.setAttribute(k, String(v));
+  return append(el, children);
+}
+
+/** Save `blob` as a file named `name` (a Blob URL clicked through <a download>). */
+export function download(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

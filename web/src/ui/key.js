@@ -1,16 +1,7 @@
 // Small static legends ("keys") for charts whose marks are not a colour
 // scale: each item is a tiny SVG glyph and a label.
 
-import { h } from './dom.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-export function svgEl(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  el.append(...children);
-  return el;
-}
+import { h, svgEl } from './dom.js';
 
 /** items: [[glyph elements], label] */
 export function plotKey(label, items) {

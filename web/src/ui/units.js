@@ -157,10 +157,19 @@ export function fmtWall(ns) {
   return `${fmtSig(s / (86400 * 365.25), 3, false)}${NNBSP}years`;
 }
 
-/** An interval [lo, hi] of durations: 6.73–10.64 ns. */
-export function fmtNsInterval(lo, hi, opts) {
-  if (lo == null || hi == null) return '—';
-  return `${fmtNs(lo, opts)} to ${fmtNs(hi, opts)}`;
+/**
+ * A ratio as a factor: 1.23×. An end of an interval that the data cannot
+ * bound comes as the largest double (JSON has no infinity): shown as ∞×.
+ */
+export function fmtFactor(x, { digits = 3 } = {}) {
+  if (x == null || !Number.isFinite(x)) return '—';
+  return x >= 1e300 ? '∞×' : `${fmtSig(x, digits, false)}×`;
+}
+
+/** A signed number: +0.123, −4.56, 0. */
+export function fmtSigned(x, { digits = 3 } = {}) {
+  if (x == null || !Number.isFinite(x)) return '—';
+  return `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmtSig(Math.abs(x), digits, false)}`;
 }
 
 const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };

@@ -5,11 +5,13 @@
 // per configuration. Every number comes from the report's `alloc`.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell, later } from '../../ui/dom.js';
+import { h, table, numCell, later, svgEl } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtLevel } from '../../ui/units.js';
+import { fmtNum, fmtCount, fmtPercent, fmtBytes, fmtLevel, fmtFactor, fmtSeriesValue } from '../../ui/units.js';
 import { cellSection, warningsList } from '../../ui/cell.js';
-import { ciCell, fmtFactor, ciText, fmtImpactP, fmtImpactBand } from '../samples/executions.js';
+import { ciCell, ciText } from '../../ui/ci.js';
+import { SERIES } from '../../ui/palette.js';
+import { fmtImpactP, fmtImpactBand } from '../samples/executions.js';
 
 const STRATEGY_TEXT = {
   default_4k: 'default 4 KiB pages, wherever the kernel puts them',
@@ -18,11 +20,9 @@ const STRATEGY_TEXT = {
   bin_hopping: 'bin hopping: pages remapped to colours in the order they are touched',
 };
 
-const STRATEGY_COLOURS = ['var(--accent)', 'var(--series-2)', '#2ca58d', '#b5479a', '#7a7a7a'];
-
 export function build(report, key, ctx) {
   const a = report.alloc;
-  const colour = (s) => STRATEGY_COLOURS[Math.max(0, a.strategies.indexOf(s)) % STRATEGY_COLOURS.length];
+  const colour = (s) => SERIES[Math.max(0, a.strategies.indexOf(s)) % SERIES.length];
   const cc = a.colour_cache;
   return cellSection(ctx, report, key,
   a.partial
@@ -116,13 +116,6 @@ function sparkline(hist, misses) {
   if (!hist?.length) return h('span', { class: 'muted' }, '—');
   const max = Math.max(...hist, 1);
   const W = 2 * hist.length + 1;
-  const NS = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${W} 20`);
-  svg.setAttribute('class', 'spark');
-  svg.setAttribute('width', String(Math.min(140, W * 2)));
-  svg.setAttribute('height', '20');
-  svg.setAttribute('aria-hidden', 'true');
   // One path of bars, not a rect per colour: a run has ~70 configurations
   // of up to thousands of colours each, and a node per bar made this cell
   // the slowest to build and lay out.
@@ -131,9 +124,8 @@ function sparkline(hist, misses) {
     const hgt = Math.max(v > 0 ? 1 : 0, (v / max) * 19);
     if (hgt > 0) d += `M${1 + i * 2} ${20 - hgt}h1.5V20h-1.5Z`;
   });
-  const path = document.createElementNS(NS, 'path');
-  path.setAttribute('d', d);
-  svg.append(path);
+  const svg = svgEl('svg', { viewBox: `0 0 ${W} 20`, class: 'spark', width: Math.min(140, W * 2), height: 20, 'aria-hidden': 'true' },
+    svgEl('path', { d }));
   const total = hist.reduce((s, v) => s + v, 0);
   return h('span', {
     class: 'spark-wrap', title: `pages per colour (${hist.length} colours, ${fmtCount(total)} pages): ${hist.join(', ')}` +
@@ -156,7 +148,7 @@ function configsTable(a) {
   const rows = a.configs.map((c, i) => {
     const s = c.stats;
     const meanCi = s?.mean_hierarchical ?? s?.mean_bootstrap;
-    const fmt = (v) => (c.unit === 'ns' ? fmtNs(v) : `${fmtNum(v)} ${c.unit}`);
+    const fmt = (v) => fmtSeriesValue(v, { unit: c.unit, unit_ns: c.unit === 'ns' ? 1 : null });
     const failures = c.failures.map(([m, n]) => `${n}× ${m}`).join('\n');
     return h('tr', { 'data-testid': 'alloc-config-row', class: c.available ? null : 'unavailable', dataset: { index: i, strategy: c.strategy, allocator: c.allocator, workload: c.workload } },
       h('th', { scope: 'row' }, h('code', {}, c.workload)),

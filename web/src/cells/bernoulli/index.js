@@ -7,7 +7,7 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
-import { cellSection } from '../../ui/cell.js';
+import { cellSection, fact } from '../../ui/cell.js';
 import { plotKey, glyph } from '../../ui/key.js';
 import {
   fmtNs, fmtCount, fmtSignedPercent, fmtPercent, fmtLevel, fmtWall, fmtProb, fmtNum, timeUnit,
@@ -59,10 +59,6 @@ function facts(b) {
       : null]),
     fact('Planned for', `ε = ${fmtPercent(b.planned_epsilon)} at ${fmtLevel(b.planned_confidence)} confidence`),
     fact('Intervals shown', h('span', { 'data-testid': 'bernoulli-confidence', dataset: { value: b.confidence } }, `${fmtLevel(b.confidence)} confidence`)));
-}
-
-function fact(label, value) {
-  return h('div', {}, h('dt', {}, label), h('dd', {}, value));
 }
 
 function coverageLine(b) {

@@ -9,11 +9,10 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from '../../ui/units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtSigned as fmtOverhead } from '../../ui/units.js';
 import { cellSection, warningsList } from '../../ui/cell.js';
-import { ciCell } from '../samples/executions.js';
-
-const fmtOverhead = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${fmtNum(Math.abs(v), { digits: 3 })}`);
+import { ciCell } from '../../ui/ci.js';
+import { CATEGORICAL, SERIES } from '../../ui/palette.js';
 
 const counted = (c) => c.timable && c.overhead != null;
 
@@ -82,7 +81,7 @@ function overheadBars(b) {
       // `percent` would multiply the values by 100 against a [0, 1] domain).
       x: { domain: [0, 1], label: 'share of measured time →', tickFormat: (v) => `${Math.round(v * 100)}\u202f%` },
       y: { domain: order, label: null, tickSize: 0 },
-      color: { domain: ['predicted', 'memory overhead'], range: ['var(--accent, #4269d0)', '#efb118'], legend: true },
+      color: { domain: ['predicted', 'memory overhead'], range: [SERIES[0], CATEGORICAL[1]], legend: true },
       marks: [
         Plot.barX(data, Plot.stackX({ x: 'share', y: 'region', fill: 'part', order: ['predicted', 'memory overhead'], title: 'title', inset: 0.5 })),
         Plot.text(rows, { x: 1, y: label, text: (c) => fmtOverhead(c.overhead.estimate), textAnchor: 'start', dx: 4, fontSize: 11 }),
@@ -140,7 +139,7 @@ function overheadCurves(b) {
           ticks: overheadTicks(yDomain, height - margin.top - margin.bottom).map(symlog),
           tickFormat: (t) => fmtOverheadTick(unsymlog(t)),
         },
-        color: { domain: kernels, legend: true },
+        color: { domain: kernels, range: CATEGORICAL, legend: true },
         marks: [
           Plot.ruleY([0], { stroke: 'currentColor', strokeOpacity: 0.5 }),
           Plot.ruleX(b.caches, { x: 'bytes', stroke: 'var(--muted, #888)', strokeDasharray: '4 3' }),

@@ -5,11 +5,7 @@ import * as Plot from '@observablehq/plot';
 import { h } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtNs, fmtNum, fmtCount, timeUnit } from '../../ui/units.js';
-
-// Observable's ten categorical colours and four more, so that a dozen clocks
-// (a typical Linux x86 run) get distinct colours in light and dark themes.
-export const PALETTE = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2', '#97bbf5',
-  '#9c6b4e', '#9498a0', '#00a2b8', '#b5179e', '#6b8e23', '#e8590c'];
+import { CATEGORICAL } from '../../ui/palette.js';
 
 export function readCostChart(c, key) {
   const clocks = c.clocks.filter((r) => r.available && r.read_cost_ecdf.length);
@@ -28,7 +24,7 @@ export function readCostChart(c, key) {
       marginBottom: 40,
       x: { type: 'log', label: 'cost of one read →', grid: true, tickFormat: logTick },
       y: { domain: [0, 1], label: '↑ fraction of batches', grid: true, tickFormat: '.0%' },
-      color: { legend: true, domain: clocks.map((r) => r.name), range: PALETTE },
+      color: { legend: true, domain: clocks.map((r) => r.name), range: CATEGORICAL },
       marks: [
         Plot.ruleY([0]),
         Plot.line(points, { x: 'ns', y: 'f', stroke: 'clock', curve: 'step-after', strokeWidth: 1.75 }),

@@ -5,16 +5,16 @@
 // report's `copy`; this module only looks cells up and formats them.
 
 import * as Plot from '@observablehq/plot';
-import { h, table, numCell } from '../../ui/dom.js';
+import { h, table, numCell, svgEl } from '../../ui/dom.js';
 import { chartFigure, baseOptions, legendTicks } from '../../ui/charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes } from '../../ui/units.js';
+import { fmtNum, fmtCount, fmtNs, fmtPercent, fmtBytes, fmtFactor } from '../../ui/units.js';
 import { cellSection, warningsList } from '../../ui/cell.js';
-import { ciCell, fmtFactor } from '../samples/executions.js';
+import { ciCell } from '../../ui/ci.js';
 
 const OFFSETS = ['(0, 0)', '(off, 0)', '(0, off)', '(off, off)'];
 
 /** What variant 1–8 is: distinct arrays 1–4, the same array 5–8, × the offsets. */
-export function variantLabel(v) {
+function variantLabel(v) {
   const same = v > 4;
   return `${v} · ${same ? 'same array' : 'distinct'} ${OFFSETS[(v - 1) % 4]}`;
 }
@@ -145,17 +145,10 @@ function heatMap(c, view) {
       const svg = out.tagName === 'svg' ? out : out.querySelector('svg:not(.legend)') ?? out.querySelectorAll('svg')[1];
       const plotSvg = [...(out.tagName === 'svg' ? [out] : out.querySelectorAll('svg'))].find((s) => s.querySelector('.copy-unavailable')) ?? svg;
       if (plotSvg && missing.length) {
-        const NS = 'http://www.w3.org/2000/svg';
-        const defs = document.createElementNS(NS, 'defs');
-        const pat = document.createElementNS(NS, 'pattern');
-        for (const [k, v] of Object.entries({ id: hatch, width: 7, height: 7, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' })) pat.setAttribute(k, v);
-        const bg = document.createElementNS(NS, 'rect');
-        for (const [k, v] of Object.entries({ width: 7, height: 7, fill: 'var(--neutral-bg)' })) bg.setAttribute(k, v);
-        const line = document.createElementNS(NS, 'line');
-        for (const [k, v] of Object.entries({ x1: 0, y1: 0, x2: 0, y2: 7, stroke: 'var(--muted)', 'stroke-opacity': 0.45, 'stroke-width': 2.5 })) line.setAttribute(k, v);
-        pat.append(bg, line);
-        defs.append(pat);
-        plotSvg.prepend(defs);
+        plotSvg.prepend(svgEl('defs', {},
+          svgEl('pattern', { id: hatch, width: 7, height: 7, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+            svgEl('rect', { width: 7, height: 7, fill: 'var(--neutral-bg)' }),
+            svgEl('line', { x1: 0, y1: 0, x2: 0, y2: 7, stroke: 'var(--muted)', 'stroke-opacity': 0.45, 'stroke-width': 2.5 }))));
         for (const r of plotSvg.querySelectorAll('.copy-unavailable rect')) r.setAttribute('fill', `url(#${hatch})`);
       }
       return out;

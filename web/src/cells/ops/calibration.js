@@ -7,7 +7,8 @@
 // only downloads, reads the chosen file and renders.
 
 import * as Plot from '@observablehq/plot';
-import { h } from '../../ui/dom.js';
+import { h, download } from '../../ui/dom.js';
+import { fact } from '../../ui/cell.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { plotKey, glyph } from '../../ui/key.js';
 import { fmtNs, fmtNum, fmtLevel, fmtGHz, fmtCount } from '../../ui/units.js';
@@ -84,13 +85,7 @@ function fitTools(o, f, report, ctx, rerender) {
     onclick: async () => {
       try {
         const fit = await ctx.call('exportFit', report, f.form);
-        const blob = new Blob([`${JSON.stringify(fit, null, 2)}\n`], { type: 'application/json' });
-        const url = URL.createObjectURL(blob);
-        const a = h('a', { href: url, download: fitFileName(report.file, f.form), hidden: true });
-        document.body.append(a);
-        a.click();
-        a.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 0);
+        download(fitFileName(report.file, f.form), new Blob([`${JSON.stringify(fit, null, 2)}\n`], { type: 'application/json' }));
         say(`Exported the ${f.form} fit (${fmtCount(fit.n)} operations).`);
       } catch (e) {
         say(`Could not export the fit: ${e?.message ?? e}`, true);
@@ -138,10 +133,6 @@ function appliedNote(c) {
       `, r = ${fmtNum(fit.r, { digits: 6 })}, ${fmtCount(fit.n)} operations; `,
       h('span', { 'data-testid': 'calibrated-count', dataset: { value: c.ops.length } }, `${fmtCount(c.ops.length)} operations calibrated`), '.'),
     c.warnings.length ? h('ul', { class: 'warnings', 'data-testid': 'fit-warnings' }, c.warnings.map((w) => h('li', {}, w))) : null);
-}
-
-function fact(label, value) {
-  return h('div', {}, h('dt', {}, label), h('dd', {}, value));
 }
 
 function calibrationChart(o, f, cal) {

@@ -8,13 +8,9 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell, clear } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtNs, fmtCount } from '../../ui/units.js';
+import { clusterColour } from '../../ui/palette.js';
 
-// Cluster colours: CSS variables (style.css --cluster-N), chosen per scheme
-// so that the leaf labels, text in these colours, read at 4.5:1 or more.
-const CLUSTER_COLOURS = 12;
-const clusterColour = (k) => `var(--cluster-${k % CLUSTER_COLOURS})`;
-
-export const LINKAGES = [
+const LINKAGES = [
   ['single', 'single (nearest member)'],
   ['complete', 'complete (farthest member)'],
   ['average', 'average (UPGMA)'],

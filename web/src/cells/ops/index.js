@@ -11,6 +11,7 @@ import * as Plot from '@observablehq/plot';
 import { h, table, numCell, clear } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { cellSection } from '../../ui/cell.js';
+import { ciCell } from '../../ui/ci.js';
 import { plotKey, glyph } from '../../ui/key.js';
 import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from '../../ui/units.js';
 import { clusteringSection } from './clustering.js';
@@ -143,9 +144,6 @@ function opsTable(o, view, report) {
   const columns = cal ? [...COLUMNS, CALIBRATED] : COLUMNS;
   const rowsOfForm = o.ops.filter((r) => r.form === view.form || !view.form);
   const level = fmtLevel(report.options?.bootstrap?.confidence);
-  const ci = (stat, c, fmt, unit) => numCell(stat, c?.estimate, c ? [fmt(c.estimate),
-    h('span', { class: 'sub ci', dataset: { stat: `${stat}_lo`, value: c.lo } }, `${fmt(c.lo)} to `,
-      h('span', { dataset: { stat: `${stat}_hi`, value: c.hi } }, fmt(c.hi)))] : null, { unit });
   const trs = rowsOfForm.map((r) => {
     const name = h('th', { scope: 'row' }, h('code', {}, r.name), h('span', { class: 'sub' }, r.implementation));
     const tr = r.available
@@ -153,10 +151,10 @@ function opsTable(o, view, report) {
         name,
         h('td', {}, r.group),
         h('td', { class: 'instr' }, r.instruction ? h('code', {}, r.instruction) : h('span', { class: 'muted' }, '—')),
-        ci('portable_ns', r.portable_ns, (v) => fmtNs(v), 'ns'),
+        ciCell('portable_ns', r.portable_ns, (v) => fmtNs(v), { unit: 'ns' }),
         numCell('counter_ticks', r.counter_ticks?.estimate, fmtNum(r.counter_ticks?.estimate), { title: r.counter_ticks ? `${r.counter_ticks.estimate} ticks (${r.counter_ticks.lo} to ${r.counter_ticks.hi})` : undefined }),
         numCell('counter_ns', r.counter_ns?.estimate, fmtNs(r.counter_ns?.estimate), { unit: 'ns' }),
-        ci('core_cycles', r.core_cycles, (v) => fmtNum(v, { digits: 3 }), 'cycles'),
+        ciCell('core_cycles', r.core_cycles, (v) => fmtNum(v, { digits: 3 }), { unit: 'cycles' }),
         cal ? calibratedCell(calByOp.get(`${r.name}\u0000${r.form}`)) : null)
       : h('tr', { 'data-testid': 'op-row', class: 'unavailable', dataset: { op: r.name, form: r.form, group: r.group, available: 'false' } },
         name,
@@ -219,11 +217,12 @@ function opsTable(o, view, report) {
 }
 
 function calibratedCell(c) {
-  if (!c) return h('td', { class: 'num muted', dataset: { stat: 'calibrated_ns' } }, '—');
-  return h('td', { class: 'num', dataset: { stat: 'calibrated_ns', value: c.calibrated_ns, extrapolated: c.extrapolated ? 'true' : null } },
-    fmtNs(c.calibrated_ns), c.extrapolated ? [' ', h('span', { class: 'badge warn', title: 'outside the portable range the fit was made on' }, 'extrapolated')] : null,
-    h('span', { class: 'sub ci', dataset: { stat: 'calibrated_ns_lo', value: c.interval_ns[0] } }, `${fmtNs(c.interval_ns[0])} to `,
-      h('span', { dataset: { stat: 'calibrated_ns_hi', value: c.interval_ns[1] } }, fmtNs(c.interval_ns[1]))));
+  const cell = ciCell('calibrated_ns', c && { estimate: c.calibrated_ns, lo: c.interval_ns[0], hi: c.interval_ns[1] }, (v) => fmtNs(v), {
+    unit: 'ns',
+    after: c?.extrapolated ? [' ', h('span', { class: 'badge warn', title: 'outside the portable range the fit was made on' }, 'extrapolated')] : null,
+  });
+  if (c?.extrapolated) cell.dataset.extrapolated = 'true';
+  return cell;
 }
 
 /* ------------------------------------------------------------ per form */

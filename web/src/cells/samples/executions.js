@@ -4,26 +4,8 @@
 // Samples cell (one block per series) and the Allocation cell.
 
 import { h, table, numCell } from '../../ui/dom.js';
-import { fmtNum, fmtCount, fmtPercent, fmtLevel, fmtProb } from '../../ui/units.js';
-
-/** "estimate [lo, hi]" of a BootstrapCi, each end formatted with `fmt`. */
-export function ciText(ci, fmt) {
-  if (!ci) return '—';
-  return `${fmt(ci.estimate)} [${fmt(ci.lo)}, ${fmt(ci.hi)}]`;
-}
-
-/** A cell holding an estimate and, below it, its interval; data-lo/hi for tests. */
-export function ciCell(stat, ci, fmt, { title } = {}) {
-  if (!ci) return numCell(stat, null, '—');
-  return h('td', {
-    class: 'num interval', dataset: { stat, value: ci.estimate, lo: ci.lo, hi: ci.hi },
-    title: title ?? `${ci.estimate} (${fmtLevel(ci.confidence)} CI ${ci.lo} to ${ci.hi}; ${ci.resamples} resamples, seed ${ci.seed})`,
-  }, fmt(ci.estimate), h('span', { class: 'sub ci' }, `${fmt(ci.lo)} to ${fmt(ci.hi)}`));
-}
-
-// An interval end the data cannot bound comes as the largest double (JSON
-// has no infinity): shown as ∞.
-export const fmtFactor = (x) => (x == null || !Number.isFinite(x) ? '—' : x >= 1e300 ? '∞×' : `${fmtNum(x, { digits: 3 })}×`);
+import { fmtNum, fmtCount, fmtPercent, fmtLevel, fmtProb, fmtFactor } from '../../ui/units.js';
+import { ciCell } from '../../ui/ci.js';
 
 /**
  * The impact factor's p-value as text: "p = 0.005", saying so when it is the
@@ -45,7 +27,7 @@ export const fmtImpactBand = (nul) => (nul ? `${fmtFactor(nul.band[0])} to ${fmt
  * on the measurements shuffled across executions. data-value is the
  * p-value, data-lo/hi the band, data-paper the paper's statistic's null mean.
  */
-export function impactNullCell(nul) {
+function impactNullCell(nul) {
   if (!nul) return numCell('impact-null', null, '—');
   return h('td', {
     class: 'num interval', dataset: { stat: 'impact-null', value: nul.p_value, lo: nul.band[0], hi: nul.band[1], paper: nul.paper_mean ?? '' },
@@ -87,11 +69,9 @@ export function executionStatsBlock(name, es, fmt, unit) {
   const row = (label, sub, ...cells) => rows.push(h('tr', { 'data-testid': 'exec-stat-row' },
     h('th', { scope: 'row' }, label, sub ? h('span', { class: 'sub' }, sub) : null), ...cells));
   if (re) {
-    const [lo, hi] = re.ci ?? [null, null];
     row('Mean', `random-effects ${fmtLevel(re.confidence)} CI (t, ${re.executions - 1} df)${re.balanced ? '' : ', unbalanced'}`,
       re.ci
-        ? h('td', { class: 'num interval', dataset: { stat: 're-mean', value: re.mean, lo, hi }, title: `${re.mean} (${lo} to ${hi})` },
-          fmt(re.mean), h('span', { class: 'sub ci' }, `${fmt(lo)} to ${fmt(hi)}`))
+        ? ciCell('re-mean', { estimate: re.mean, lo: re.ci[0], hi: re.ci[1] }, fmt, { title: `${re.mean} (${re.ci[0]} to ${re.ci[1]})` })
         : numCell('re-mean', re.mean, fmt(re.mean)));
   }
   if (es.mean_hierarchical) {

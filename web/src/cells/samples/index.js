@@ -7,6 +7,7 @@ import { h, table, numCell, showMore, later } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
 import { fmtSeriesValue, fmtCount, fmtPercent, timeUnit } from '../../ui/units.js';
 import { cellSection, warningsList } from '../../ui/cell.js';
+import { plotKey, glyph } from '../../ui/key.js';
 import { quantileName } from '../../ui/quantiles.js';
 import { executionExplain, executionStatsBlock } from './executions.js';
 import { clusteringSection } from '../ops/clustering.js';
@@ -212,26 +213,16 @@ function lazyList(className, series, build, first, noun) {
   return [list, showMore(list, series.length, (i) => build(series[i]), { first, noun, parts: 6 })];
 }
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-function svg(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  el.append(...children);
-  return el;
-}
-
 /** What the box plots' marks mean (static; the same for every series). */
 function boxKey() {
-  const item = (glyph, label) => h('li', {}, svg('svg', { viewBox: '0 0 22 14', 'aria-hidden': 'true' }, ...glyph), label);
-  const accent = 'var(--accent)';
-  const second = 'var(--series-2)';
-  return h('ul', { class: 'plot-key', 'aria-label': 'Key to the box plots' },
-    item([svg('rect', { x: 2, y: 2, width: 18, height: 10, fill: accent, 'fill-opacity': 0.25, stroke: accent })], 'box: Q1 to Q3'),
-    item([svg('line', { x1: 11, x2: 11, y1: 0, y2: 14, stroke: accent, 'stroke-width': 3 })], 'median'),
-    item([svg('path', { d: 'M11 2.5L15.5 7L11 11.5L6.5 7Z', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 })], 'mean'),
-    item([svg('path', { d: 'M1 7H21M1 3V11M21 3V11', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.5 })], 'whiskers: furthest measurements within 1.5 IQR of the box'),
-    item([svg('circle', { cx: 11, cy: 7, r: 4, fill: 'none', stroke: 'var(--bad)', 'stroke-width': 1.5 })], 'outlier (beyond 1.5 IQR)'),
-    item([svg('path', { d: 'M7.5 3.5L14.5 10.5M14.5 3.5L7.5 10.5', stroke: 'var(--bad)', 'stroke-width': 1.5 })], 'extreme outlier (beyond 3 IQR)'),
-    item([svg('circle', { cx: 11, cy: 7, r: 4, fill: second })], 'mean of one execution'),
-    item([svg('line', { x1: 11, x2: 11, y1: 1, y2: 13, stroke: second, 'stroke-width': 2 })], 'median of one execution'));
+  return plotKey('Key to the box plots', [
+    [glyph.box('var(--accent)'), 'box: Q1 to Q3'],
+    [glyph.tick('var(--accent)'), 'median'],
+    [glyph.diamond('currentColor'), 'mean'],
+    [glyph.whiskers('currentColor'), 'whiskers: furthest measurements within 1.5 IQR of the box'],
+    [glyph.ring('var(--bad)'), 'outlier (beyond 1.5 IQR)'],
+    [glyph.cross('var(--bad)'), 'extreme outlier (beyond 3 IQR)'],
+    [glyph.dot('var(--series-2)'), 'mean of one execution'],
+    [glyph.tick('var(--series-2)', 2), 'median of one execution'],
+  ]);
 }

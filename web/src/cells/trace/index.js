@@ -10,12 +10,11 @@
 import * as Plot from '@observablehq/plot';
 import { h, table, numCell } from '../../ui/dom.js';
 import { chartFigure, baseOptions } from '../../ui/charts.js';
-import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, timeUnit } from '../../ui/units.js';
+import { fmtNum, fmtCount, fmtNs, fmtSignedPercent, fmtSigned as fmtChange, timeUnit } from '../../ui/units.js';
 import { cellSection, warningsList } from '../../ui/cell.js';
-import { PALETTE } from '../clocks/charts.js';
+import { CATEGORICAL, SERIES } from '../../ui/palette.js';
 
 const fmtR = (v) => fmtNum(v, { digits: 3 }).replace('-', '−');
-const fmtChange = (v) => (v == null || !Number.isFinite(v) ? '—' : `${v > 0 ? '+' : v < 0 ? '−' : ''}${fmtNum(Math.abs(v), { digits: 3 })}`);
 const levelName = (l) => (l.level === 0 ? 'baseline (level 0)' : `level ${l.level}`);
 
 export function build(report, key, ctx) {
@@ -308,7 +307,7 @@ function overheadChart(w, kind, view, redraw) {
       x: { label: 'wall-time overhead (%) →', nice: true },
       y: { label: inner ? '↑ inner Spearman ρ' : '↑ outer Spearman ρ', domain: inner ? [-1, 1] : [Math.min(0, ...points.map((p) => p.r)), 1], grid: true },
       // The legend lists the series drawn (a constant metric has no point).
-      color: { domain: names.filter((n, i) => shown[i] && points.some((p) => p.series === n)), range: PALETTE, legend: true },
+      color: { domain: names.filter((n, i) => shown[i] && points.some((p) => p.series === n)), range: CATEGORICAL, legend: true },
       marks: [
         Plot.areaY(bands.flatMap((b) => [{ ...b, overhead: Math.min(0, ...xs) }, { ...b, overhead: Math.max(0, ...xs) }]),
           { x: 'overhead', y1: 'lo', y2: 'hi', fill: 'series', fillOpacity: 0.1, z: 'series' }),
@@ -452,7 +451,7 @@ function signals(t, w, ex, mi) {
       fx: { domain: ['raw (by record)', 'aligned (by path step)'], label: null },
       x: { label: 'record / path step →' },
       y: { label: `↑ ${name} per interval (${axis.label})`, grid: true, domain: yDomain, ticks: flat && vs[0] === 0 ? [0, 1] : undefined, tickFormat: (v) => fmtNum(v / axis.scale, { digits: 6, exact: true }) },
-      color: { domain: ['baseline', `level ${ex.level}`], range: ['var(--accent)', 'var(--series-2)'], legend: true },
+      color: { domain: ['baseline', `level ${ex.level}`], range: SERIES.slice(0, 2), legend: true },
       marks: [Plot.line(data, { fx: 'panel', x: 't', y: 'v', stroke: 'run', z: 'run', strokeWidth: 1.4 })],
     }),
   });
