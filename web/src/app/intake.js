@@ -16,7 +16,7 @@ const JSON_FILE = /\.(json|ndjson|jsonl)$/i;
 const SKIP_DIRS = new Set(['base', 'change', 'report']);
 const MAX_FOLDER_FILES = 20000;
 
-export function fromFiles(fileList) {
+function fromFiles(fileList) {
   const files = Array.from(fileList ?? []);
   // A folder picker (`webkitdirectory`) gives files with relative paths.
   const inFolders = files.filter((f) => f.webkitRelativePath?.includes('/'));
@@ -34,7 +34,7 @@ export function fromFiles(fileList) {
 }
 
 /** Items for one folder: `list` is [{path (relative to the folder), file}]. */
-export function fromFolder(root, list) {
+function fromFolder(root, list) {
   const wanted = list.filter(({ path }) => JSON_FILE.test(path)
     && !path.split('/').slice(0, -1).some((d) => SKIP_DIRS.has(d)));
   const criterion = wanted.some(({ path }) => path.split('/').pop() === 'sample.json');

@@ -30,7 +30,7 @@ const TIME = { text: 'string', unit: 'string', exact: 'number' };
  * treat a missing choice as their default. A cell that adds a view choice
  * adds its field here; each cell checks a restored choice against its report.
  */
-export const VIEW_FIELDS = {
+const VIEW_FIELDS = {
   form: 'string',
   filter: 'string',
   sort: { key: 'string', dir: 'number' },
