@@ -61,7 +61,7 @@ export function compareCell(report, ctx) {
       'Two results are ', h('strong', {}, 'different'), ' only when their CIs do not overlap ',
       h('em', {}, 'and'), ' they differ by more than the threshold, now ',
       h('strong', { 'data-testid': 'compare-threshold', dataset: { value: threshold } }, fmtPercent(threshold)),
-      ' (the Threshold control above). Method: docs/cli.md, \u201canalyze --compare\u201d; METHODS.md \u00a7002.'),
+      ' (the Threshold control above). Method: docs/cli.md, \u201canalyze --compare\u201d; after Hocko and Kalibera (2010).'),
     h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)')),
   fileLegend(files),
   );

@@ -1,6 +1,6 @@
-// The Allocation cell (METHODS.md §002): page placement strategies and
+// The Allocation cell (Hocko & Kalibera; Kalibera & Jones): page placement strategies and
 // allocators under workloads, each configuration run as many separate
-// executions. Rankings (the seed's Figures 6 and 8), geometric mean time
+// executions. Rankings (Hocko & Kalibera's Figures 6 and 8), geometric mean time
 // ratios, the ECDF of impact factors on a log axis (Figure 9) and one row
 // per configuration. Every number comes from the report's `alloc`.
 
@@ -37,7 +37,7 @@ export function build(report, key, ctx) {
       cc ? `Colours: ${fmtCount(a.colours)}, from the L${cc.level} cache (${fmtBytes(cc.size_bytes)}, ${cc.ways}-way, ${cc.line_bytes}-byte lines). ` : 'No page colours (frame numbers hidden). '),
     h('p', {}, `Each configuration ran as ${fmtCount(a.executions_per_config)} separate executions (child processes, in a random order, seed ${a.schedule_seed}) of ${fmtCount(a.measurements_per_execution)} measurements each, so its mean and `,
       h('strong', {}, 'impact factor'), ' (how much wider measurements spread across executions than within one; 1 = no execution effect, p = how often shuffling the measurements across executions gives as much) come with intervals. Configurations that differ only in the strategy form a group; ',
-      `in each group a strategy ranks first when no other is better by the comparison rule (CIs disjoint and difference above the threshold), tabulated at the seed’s thresholds (the toolbar’s threshold does not change these tables). ${fmtCount(a.groups)} groups.`)),
+      `in each group a strategy ranks first when no other is better by the comparison rule (CIs disjoint and difference above the threshold), tabulated at Hocko and Kalibera’s thresholds (the toolbar’s threshold does not change these tables). ${fmtCount(a.groups)} groups.`)),
   h('div', { class: 'alloc-rankings' },
     rankingTable(a.mean_ranking, 'alloc-mean-ranking', 'Mean time: % of groups in which each strategy ranks first (Figure 6)', fmtPercent),
     rankingTable(a.impact_ranking, 'alloc-impact-ranking', 'Impact factor: % of groups in which each strategy ranks first (Figure 8)', (t) => fmtPercent(t)),

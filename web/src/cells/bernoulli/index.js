@@ -1,5 +1,5 @@
 // The Bernoulli cell: events shorter than a coarse clock's tick, estimated
-// from how often the clock ticked during n trials (METHODS.md §000, eqs. 1,
+// from how often the clock ticked during n trials (Lambert & Power, eqs. 1,
 // 2, 5, 6), checked against the TSC; and the trial planner. Every number is
 // a field of the report's `bernoulli` (BernoulliReport) or, in the planner,
 // the wasm `plan()`; the page only scales units.

@@ -1,4 +1,4 @@
-// The Bottlenecks cell (METHODS.md §004, MTOOL): each region's measured time
+// The Bottlenecks cell (MTOOL): each region's measured time
 // against its prediction as if every access hit L1, the overhead
 // (measured − predicted) / predicted sorted largest first as a bar split into
 // predicted time and memory overhead, overhead against working-set size per
@@ -23,7 +23,7 @@ export function build(report, key, ctx) {
   return cellSection(ctx, report, key,
   warningsList(report.warnings),
   h('div', { class: 'explain' },
-    h('p', {}, 'MTOOL’s method (METHODS.md §004): each region’s time is ', h('strong', {}, 'predicted'),
+    h('p', {}, 'MTOOL’s method: each region’s time is ', h('strong', {}, 'predicted'),
       ' from its exact operation counts × per-operation costs measured in the same run, as if every memory access hit L1; the ',
       h('strong', {}, 'overhead'), ' is (measured − predicted) / predicted. ',
       'The prediction for an out-of-order core is the busiest resource class (loads and stores; floating adds, multiplies and FMAs; integer operations and loop branches, each Σ count × throughput cost) or the dependency chain (Σ count × latency cost), whichever is longer. ',

@@ -1,4 +1,4 @@
-// The Copy cell (METHODS.md §001): time per byte of array copies as a heat
+// The Copy cell (after Tišnovský’s ArrayCopyTest3): time per byte of array copies as a heat
 // map of variant × alignment, for one implementation and nominal length at a
 // time, and the cases the comparison rule flags as slower than the same copy
 // between distinct arrays at offsets (0, 0). Every number comes from the
@@ -42,10 +42,10 @@ export function build(report, key, ctx) {
   return cellSection(ctx, report, key,
   warningsList(report.warnings),
   h('div', { class: 'explain' },
-    h('p', {}, 'The array-copy benchmark of the seed (METHODS.md §001) in eight variants: ',
+    h('p', {}, 'Tišnovský’s array-copy benchmark (ArrayCopyTest3) in eight variants: ',
       h('strong', {}, 'distinct source and destination arrays'), ' (variants 1–4) or ', h('strong', {}, 'the same array'),
       ' (5–8), each with offsets (source, destination) of (0, 0), (off, 0), (0, off) and (off, off). ',
-      'For an alignment a, the offset off and the length are both rounded down to a multiple of a (off from 1 087, length from nominal + 63, as in the seed’s i − i % align), so each case is aligned to exactly a bytes; ',
+      'For an alignment a, the offset off and the length are both rounded down to a multiple of a (off from 1 087, length from nominal + 63, as in ArrayCopyTest3’s i − i % align), so each case is aligned to exactly a bytes; ',
       'lengths cross the caches (', caches || 'sizes not recorded', ').'),
     h('p', {}, `Each case is timed ${fmtCount(c.repetitions)} times by ${c.clock}; the map shows the median. `,
       'A case is ', h('strong', {}, 'flagged'), ' when it is slower than the same copy between distinct arrays at (0, 0) ',

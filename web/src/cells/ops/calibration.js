@@ -1,5 +1,5 @@
-// Calibration of the portable clock against the cycle counter (METHODS.md
-// §000): the same sequences timed both ways, the OLS fit y = α + β·x of the
+// Calibration of the portable clock against the cycle counter (Lambert &
+// Power): the same sequences timed both ways, the OLS fit y = α + β·x of the
 // counter's ns per op (y) on the portable ns per op (x), Pearson r, and the
 // largest residuals; all from the report's `calibration`. The fit can be
 // exported (a JSON file) and another machine's fit applied to this file's

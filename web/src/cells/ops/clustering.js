@@ -1,4 +1,4 @@
-// Hierarchical clustering of operation costs (METHODS.md §000): the linkage
+// Hierarchical clustering of operation costs (Lambert & Power): the linkage
 // (an analysis option: changing it re-analyses in the worker), the
 // granularity cut at each of the six statistics (the paper's Table 4), the
 // dendrogram drawn from the report's merges with the chosen cut, and the

@@ -1,5 +1,5 @@
 // The Operations cell: primitive operations timed as homogeneous sequences
-// (METHODS.md §000), per form (latency, throughput): the cost table with
+// (Lambert & Power), per form (latency, throughput): the cost table with
 // bootstrap CIs, the six-number summary and box plot over all operations,
 // the clustering of costs (clustering.js) and the calibration of the portable
 // clock against the cycle counter (calibration.js). Every number is a field

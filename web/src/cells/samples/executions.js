@@ -1,4 +1,4 @@
-// Execution statistics (METHODS.md §002): how much of a series' noise lives
+// Execution statistics (Hocko & Kalibera; Kalibera & Jones): how much of a series' noise lives
 // between process runs rather than inside one. Every number comes from the
 // report's `execution_stats`; this module only formats them. Shared by the
 // Samples cell (one block per series) and the Allocation cell.

@@ -1,4 +1,4 @@
-// The Perturbation cell (METHODS.md §003, Mytkowicz et al.): does
+// The Perturbation cell (Mytkowicz et al.): does
 // instrumenting a program change what its metrics say? Inner perturbation
 // (Spearman correlation of metric pairs inside a trace, per instrumentation
 // level), outer perturbation (each metric against itself after aligning the
@@ -39,7 +39,7 @@ export function build(report, key, ctx) {
 
 function explain(t) {
   return h('div', { class: 'explain' },
-    h('p', {}, 'Does measuring a program change what its metrics say? (METHODS.md §003, after Mytkowicz, Diwan, Hauswirth and Sweeney.) ',
+    h('p', {}, 'Does measuring a program change what its metrics say? (After Mytkowicz, Diwan, Hauswirth and Sweeney, 2007.) ',
       'Each workload ran several times uninstrumented (', h('strong', {}, 'baseline, level 0'), ') and at instrumentation levels 1…k that add software counters to its hot code; ',
       'every run is a trace of metric values per sampling interval.'),
     h('p', {}, h('strong', {}, 'Inner perturbation'), ': the Spearman correlation (average ranks for ties, as scipy’s spearmanr) of every pair of metrics inside one trace, ',
@@ -265,7 +265,7 @@ function fitLabels(out) {
   }
 }
 
-/** Figures 4, 6, 7 of the seed: correlation against the instrumentation overhead. */
+/** Figures 4, 6 and 7 of Mytkowicz et al.: correlation against the instrumentation overhead. */
 function overheadChart(w, kind, view, redraw) {
   const inner = kind === 'inner';
   const names = inner ? w.pairs.map((p) => p.label) : w.metrics;
@@ -296,8 +296,8 @@ function overheadChart(w, kind, view, redraw) {
   const fig = chartFigure({
     testid: `trace-${kind}-overhead`,
     caption: inner
-      ? 'Inner correlation of each metric pair against the wall-time overhead of its level (the seed’s Figures 4 and 6). Red rings: changed beyond the baseline spread; shaded: baseline mean ± spread.'
-      : 'Outer correlation of each metric with itself after alignment to the first baseline run, against overhead (the seed’s Figure 7). Red rings: dropped below 1 by more than any baseline run; shaded: 1 − spread to 1.',
+      ? 'Inner correlation of each metric pair against the wall-time overhead of its level (Mytkowicz et al.’s Figures 4 and 6). Red rings: changed beyond the baseline spread; shaded: baseline mean ± spread.'
+      : 'Outer correlation of each metric with itself after alignment to the first baseline run, against overhead (Mytkowicz et al.’s Figure 7). Red rings: dropped below 1 by more than any baseline run; shaded: 1 − spread to 1.',
     summary: `${shown.filter(Boolean).length} of ${names.length} ${inner ? 'pairs' : 'metrics'} over ${w.levels.length} levels; overhead from ${fmtNum(Math.min(...xs), { digits: 3 })} % to ${fmtNum(Math.max(...xs), { digits: 3 })} %; ${flagged.length} flagged points` +
       (flagged.length ? `: ${flagged.map((p) => `${p.series} at level ${p.level} (ρ ${fmtR(p.r)})`).join('; ')}.` : '.'),
     draw: (width) => Plot.plot({
@@ -370,7 +370,7 @@ function verdict(c, inner) {
   return 'within spread';
 }
 
-/** Figure 5 of the seed (the two signals side by side) and the warping path. */
+/** Figure 5 of Mytkowicz et al. (the two signals side by side) and the warping path. */
 function alignmentBlock(t, w, view, redraw) {
   if (!w.examples.length) {
     return h('p', { class: 'muted', 'data-testid': 'trace-no-alignment' }, 'No instrumented run could be aligned to the baseline (see the runs table for the reason).');
@@ -442,7 +442,7 @@ function signals(t, w, ex, mi) {
   const yDomain = flat ? (vs[0] === 0 ? [0, 1] : [Math.min(0, 2 * vs[0]), Math.max(0, 2 * vs[0])]) : undefined;
   const fig = chartFigure({
     testid: 'trace-signals',
-    caption: `${name}: the baseline and the level-${ex.level} signal side by side (the seed’s Figure 5), as recorded and after the warping path aligns them.`,
+    caption: `${name}: the baseline and the level-${ex.level} signal side by side (Mytkowicz et al.’s Figure 5), as recorded and after the warping path aligns them.`,
     summary: `${name}: baseline ${base.length} records, level ${ex.level} ${inst.length} records, aligned over ${ex.index1.length} path steps.`,
     draw: (width) => Plot.plot({
       ...baseOptions(width),
