@@ -5,11 +5,15 @@
 //! syntax, depth (serde_json's recursion limit), types, versions and values
 //! are all checked and reported.
 
-use crate::format::{
-    AllocData, BernoulliData, BernoulliTrials, BottleneckData, ClocksData, CopyData, OpsData,
-    RunFile, SamplesFile, TraceData, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
-};
+use crate::format::{RunFile, SamplesFile, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES};
 use crate::limits::Limits;
+use crate::suites::alloc::AllocData;
+use crate::suites::bernoulli::{BernoulliData, BernoulliTrials};
+use crate::suites::bottleneck::BottleneckData;
+use crate::suites::clocks::ClocksData;
+use crate::suites::copy::CopyData;
+use crate::suites::ops::OpsData;
+use crate::suites::trace::TraceData;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;

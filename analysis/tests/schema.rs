@@ -9,6 +9,9 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tickbook_analysis::format::*;
 use tickbook_analysis::read::{read_document, Document};
+use tickbook_analysis::suites::{
+    alloc::*, bernoulli::*, bottleneck::*, clocks::*, copy::*, ops::*, trace::*,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

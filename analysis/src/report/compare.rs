@@ -16,7 +16,6 @@
 //! configuration) on the same host from several files are concatenated and
 //! analysed as one set of executions.
 
-use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
 use crate::read::{read_document_within, Document, RunDocument};
 use crate::stats::bootstrap::{
@@ -24,6 +23,7 @@ use crate::stats::bootstrap::{
 };
 use crate::stats::compare::{differ, relative_difference, Est};
 use crate::stats::executions::{mean_of_means_replicates, random_effects};
+use crate::suites::executions::{execution_stats, ExecutionStats};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]

@@ -1,0 +1,7 @@
+//! Copy: the array-copy benchmark (METHODS.md §001).
+
+mod data;
+pub mod report;
+
+pub use data::*;
+pub use report::*;
