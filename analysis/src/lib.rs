@@ -4,6 +4,8 @@
 //! code runs natively in `tickbook analyze` and, through `analysis-wasm`, in the
 //! page's Web Worker, so the terminal and the page show the same numbers.
 //!
+//! * [`error`] — `ReadError` and the `Checker` every reader checks values
+//!   with; it uses nothing else of the crate.
 //! * [`format`] — the result-file envelope (format v1), written by the collector.
 //! * [`limits`] — how big one input may be (bytes, numbers, other values,
 //!   series), shared by the command line and the page.
@@ -14,6 +16,7 @@
 //! * [`stats`] — the statistics (Welford, Hyndman–Fan quantiles, summaries, ECDF).
 //! * [`report`] — what a file analyses to: the model both front ends render.
 
+pub mod error;
 pub mod format;
 pub mod import;
 pub mod limits;

@@ -5,6 +5,7 @@
 //! syntax, depth (serde_json's recursion limit), types, versions and values
 //! are all checked and reported.
 
+use crate::error::{type_name, Checker};
 use crate::format::{RunFile, SamplesFile, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES};
 use crate::limits::Limits;
 use crate::suites::alloc::AllocData;
@@ -14,29 +15,9 @@ use crate::suites::clocks::ClocksData;
 use crate::suites::copy::CopyData;
 use crate::suites::ops::OpsData;
 use crate::suites::trace::TraceData;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
-use std::fmt;
 
-/// Why a file could not be read.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct ReadError {
-    pub file: String,
-    /// JSON path of the offending value, e.g. `series[0].executions[1][3]`.
-    pub path: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(p) => write!(f, "{}: at {}: {}", self.file, p, self.message),
-            None => write!(f, "{}: {}", self.file, self.message),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
+pub use crate::error::ReadError;
 
 /// A parsed, validated file.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,35 +41,6 @@ pub struct RunDocument {
     pub partial_alloc: bool,
     /// Suites this build does not know (from a newer minor version), skipped.
     pub skipped_suites: Vec<String>,
-}
-
-struct Ctx<'a> {
-    file: &'a str,
-}
-
-impl Ctx<'_> {
-    fn err(&self, path: Option<String>, message: impl Into<String>) -> ReadError {
-        ReadError {
-            file: self.file.to_string(),
-            path,
-            message: message.into(),
-        }
-    }
-
-    /// Deserialize `value` as `T`, reporting the path below `prefix`.
-    fn typed<T: DeserializeOwned>(&self, value: &Value, prefix: &str) -> Result<T, ReadError> {
-        serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
-            let inner = e.path().to_string();
-            let path = match (prefix.is_empty(), inner.as_str()) {
-                (true, ".") => None,
-                (true, p) => Some(p.to_string()),
-                (false, ".") => Some(prefix.to_string()),
-                (false, p) if p.starts_with('[') => Some(format!("{prefix}{p}")),
-                (false, p) => Some(format!("{prefix}.{p}")),
-            };
-            self.err(path, e.into_inner().to_string())
-        })
-    }
 }
 
 /// Parse and validate one file within the default [`Limits`]. `file` is the
@@ -115,7 +67,7 @@ pub fn read_document_within(
 }
 
 fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
-    let cx = Ctx { file };
+    let cx = Checker::new(file);
     // Results of other harnesses (docs/importers.md), detected by content.
     // A cargo-criterion stream (one object per line) is not one JSON
     // document; one that is (a one-line stream, or any file whose first line
@@ -194,7 +146,7 @@ fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     }
 }
 
-fn parse_json(cx: &Ctx, bytes: &[u8]) -> Result<Value, ReadError> {
+fn parse_json(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(cx.err(None, "the file is empty: expected a tickbook JSON document"));
     }
@@ -233,7 +185,7 @@ fn non_finite_token(bytes: &[u8], line: usize, column: usize) -> Option<&'static
     }
 }
 
-fn check_version(cx: &Ctx, v: Option<&Value>) -> Result<(), ReadError> {
+fn check_version(cx: &Checker, v: Option<&Value>) -> Result<(), ReadError> {
     let path = Some("format_version".to_string());
     let s = match v {
         Some(Value::String(s)) => s,
@@ -274,7 +226,7 @@ fn check_version(cx: &Ctx, v: Option<&Value>) -> Result<(), ReadError> {
     Ok(())
 }
 
-fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
+fn read_run(cx: &Checker, value: &Value) -> Result<RunDocument, ReadError> {
     let run: RunFile = cx.typed(value, "")?;
     let mut clocks = None;
     let mut bernoulli = None;
@@ -315,11 +267,7 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
             "copy" => {
                 let data: CopyData = cx.typed(&suite.data, &prefix)?;
                 for (i, c) in data.cases.iter().enumerate() {
-                    check_samples(
-                        cx,
-                        &c.samples_ns,
-                        &format!("{prefix}.cases[{i}].samples_ns"),
-                    )?;
+                    cx.check_samples(&c.samples_ns, &format!("{prefix}.cases[{i}].samples_ns"))?;
                 }
                 copy = Some(data);
             }
@@ -328,7 +276,7 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
                 for (i, c) in data.configs.iter().enumerate() {
                     for (j, e) in c.executions.iter().enumerate() {
                         let at = format!("{prefix}.configs[{i}].executions[{j}].measurements");
-                        check_samples(cx, &e.measurements, &at)?;
+                        cx.check_samples(&e.measurements, &at)?;
                     }
                 }
                 alloc = Some(data);
@@ -362,7 +310,7 @@ fn read_run(cx: &Ctx, value: &Value) -> Result<RunDocument, ReadError> {
 
 /// Every record has one finite value per column, and every column is a
 /// declared metric.
-fn validate_trace(cx: &Ctx, d: &TraceData, prefix: &str) -> Result<(), ReadError> {
+fn validate_trace(cx: &Checker, d: &TraceData, prefix: &str) -> Result<(), ReadError> {
     for (w, wl) in d.workloads.iter().enumerate() {
         for (r, run) in wl.runs.iter().enumerate() {
             let at = format!("{prefix}.workloads[{w}].runs[{r}]");
@@ -402,9 +350,9 @@ fn validate_trace(cx: &Ctx, d: &TraceData, prefix: &str) -> Result<(), ReadError
 
 /// Times and costs are durations in the declared unit; ticks need a
 /// frequency; cost pairs match.
-fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(), ReadError> {
+fn validate_bottleneck(cx: &Checker, d: &BottleneckData, prefix: &str) -> Result<(), ReadError> {
     match (d.unit.as_str(), d.counter_hz) {
-        ("counter_ticks", Some(hz)) => positive(cx, hz, &format!("{prefix}.counter_hz"))?,
+        ("counter_ticks", Some(hz)) => cx.check_positive(hz, &format!("{prefix}.counter_hz"))?,
         ("counter_ticks", None) => {
             return Err(cx.err(
                 Some(format!("{prefix}.counter_hz")),
@@ -419,14 +367,14 @@ fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(),
             ))
         }
     }
-    positive(cx, d.tick, &format!("{prefix}.tick"))?;
+    cx.check_positive(d.tick, &format!("{prefix}.tick"))?;
     if d.copies == 0 {
         return Err(cx.err(
             Some(format!("{prefix}.copies")),
             "expected at least one copy",
         ));
     }
-    check_samples(cx, &d.read_cost, &format!("{prefix}.read_cost"))?;
+    cx.check_samples(&d.read_cost, &format!("{prefix}.read_cost"))?;
     for (i, op) in d.costs.iter().enumerate() {
         let at = format!("{prefix}.costs[{i}]");
         for (name, a, b) in [
@@ -443,8 +391,8 @@ fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(),
                     ),
                 ));
             }
-            check_samples(cx, a, &format!("{at}.{name}_n"))?;
-            check_samples(cx, b, &format!("{at}.{name}_2n"))?;
+            cx.check_samples(a, &format!("{at}.{name}_n"))?;
+            cx.check_samples(b, &format!("{at}.{name}_2n"))?;
         }
     }
     for (i, c) in d.cases.iter().enumerate() {
@@ -455,12 +403,12 @@ fn validate_bottleneck(cx: &Ctx, d: &BottleneckData, prefix: &str) -> Result<(),
                 "expected at least one repetition",
             ));
         }
-        check_samples(cx, &c.times, &format!("{at}.times"))?;
+        cx.check_samples(&c.times, &format!("{at}.times"))?;
     }
     Ok(())
 }
 
-fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadError> {
+fn validate_clocks(cx: &Checker, d: &ClocksData, prefix: &str) -> Result<(), ReadError> {
     if !(d.reference_ns_per_unit.is_finite() && d.reference_ns_per_unit > 0.0) {
         return Err(cx.err(
             Some(format!("{prefix}.reference_ns_per_unit")),
@@ -470,7 +418,7 @@ fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadErr
     for (i, c) in d.clocks.iter().enumerate() {
         let at = format!("{prefix}.clocks[{i}]");
         if let Some(rc) = &c.read_cost {
-            check_samples(cx, &rc.samples_ns, &format!("{at}.read_cost.samples_ns"))?;
+            cx.check_samples(&rc.samples_ns, &format!("{at}.read_cost.samples_ns"))?;
         }
         if let Some(scan) = &c.scan {
             if scan.steps.len() != scan.reads_between.len() {
@@ -496,8 +444,8 @@ fn validate_clocks(cx: &Ctx, d: &ClocksData, prefix: &str) -> Result<(), ReadErr
     Ok(())
 }
 
-fn validate_bernoulli(cx: &Ctx, d: &BernoulliData, prefix: &str) -> Result<(), ReadError> {
-    positive(cx, d.tick_ns, &format!("{prefix}.tick_ns"))?;
+fn validate_bernoulli(cx: &Checker, d: &BernoulliData, prefix: &str) -> Result<(), ReadError> {
+    cx.check_positive(d.tick_ns, &format!("{prefix}.tick_ns"))?;
     if !(d.epsilon > 0.0 && d.confidence > 0.0 && d.confidence < 1.0) {
         return Err(cx.err(
             Some(format!("{prefix}.confidence")),
@@ -508,20 +456,19 @@ fn validate_bernoulli(cx: &Ctx, d: &BernoulliData, prefix: &str) -> Result<(), R
         ));
     }
     trials(cx, &d.overhead, &format!("{prefix}.overhead"))?;
-    check_samples(
-        cx,
+    cx.check_samples(
         &d.reference_overhead_ns,
         &format!("{prefix}.reference_overhead_ns"),
     )?;
     for (i, e) in d.events.iter().enumerate() {
         let at = format!("{prefix}.events[{i}]");
         trials(cx, &e.trials, &format!("{at}.trials"))?;
-        check_samples(cx, &e.reference_ns, &format!("{at}.reference_ns"))?;
+        cx.check_samples(&e.reference_ns, &format!("{at}.reference_ns"))?;
     }
     Ok(())
 }
 
-fn trials(cx: &Ctx, t: &BernoulliTrials, path: &str) -> Result<(), ReadError> {
+fn trials(cx: &Checker, t: &BernoulliTrials, path: &str) -> Result<(), ReadError> {
     if t.n == 0 || t.m > t.n {
         return Err(cx.err(
             Some(path.to_string()),
@@ -534,7 +481,7 @@ fn trials(cx: &Ctx, t: &BernoulliTrials, path: &str) -> Result<(), ReadError> {
     Ok(())
 }
 
-fn validate_ops(cx: &Ctx, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
+fn validate_ops(cx: &Checker, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
     if d.copies == 0 {
         return Err(cx.err(
             Some(format!("{prefix}.copies")),
@@ -542,11 +489,11 @@ fn validate_ops(cx: &Ctx, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
         ));
     }
     if let Some(hz) = d.counter_hz {
-        positive(cx, hz, &format!("{prefix}.counter_hz"))?;
+        cx.check_positive(hz, &format!("{prefix}.counter_hz"))?;
     }
     if let Some(c) = &d.core_clock {
-        check_samples(cx, &c.ticks, &format!("{prefix}.core_clock.ticks"))?;
-        check_samples(cx, &c.ticks_2n, &format!("{prefix}.core_clock.ticks_2n"))?;
+        cx.check_samples(&c.ticks, &format!("{prefix}.core_clock.ticks"))?;
+        cx.check_samples(&c.ticks_2n, &format!("{prefix}.core_clock.ticks_2n"))?;
         if !c.ticks_2n.is_empty() && c.ticks_2n.len() != c.ticks.len() {
             return Err(cx.err(
                 Some(format!("{prefix}.core_clock.ticks_2n")),
@@ -581,26 +528,15 @@ fn validate_ops(cx: &Ctx, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
                 ));
             }
         }
-        check_samples(cx, &op.portable_n_ns, &format!("{at}.portable_n_ns"))?;
-        check_samples(cx, &op.portable_2n_ns, &format!("{at}.portable_2n_ns"))?;
-        check_samples(cx, &op.counter_n_ticks, &format!("{at}.counter_n_ticks"))?;
-        check_samples(cx, &op.counter_2n_ticks, &format!("{at}.counter_2n_ticks"))?;
+        cx.check_samples(&op.portable_n_ns, &format!("{at}.portable_n_ns"))?;
+        cx.check_samples(&op.portable_2n_ns, &format!("{at}.portable_2n_ns"))?;
+        cx.check_samples(&op.counter_n_ticks, &format!("{at}.counter_n_ticks"))?;
+        cx.check_samples(&op.counter_2n_ticks, &format!("{at}.counter_2n_ticks"))?;
     }
     Ok(())
 }
 
-fn positive(cx: &Ctx, v: f64, path: &str) -> Result<(), ReadError> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(cx.err(
-            Some(path.to_string()),
-            format!("expected a positive number, found {v}"),
-        ))
-    }
-}
-
-fn validate_samples(cx: &Ctx, s: &SamplesFile) -> Result<(), ReadError> {
+fn validate_samples(cx: &Checker, s: &SamplesFile) -> Result<(), ReadError> {
     if s.series.is_empty() {
         return Err(cx.err(Some("series".into()), "expected at least one series"));
     }
@@ -620,35 +556,10 @@ fn validate_samples(cx: &Ctx, s: &SamplesFile) -> Result<(), ReadError> {
             if ex.is_empty() {
                 return Err(cx.err(Some(path), "expected at least one measurement"));
             }
-            check_samples(cx, ex, &path)?;
+            cx.check_samples(ex, &path)?;
         }
     }
     Ok(())
-}
-
-/// Samples are durations or counts: finite and not negative.
-fn check_samples(cx: &Ctx, xs: &[f64], path: &str) -> Result<(), ReadError> {
-    match xs.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
-        None => Ok(()),
-        Some(k) => Err(cx.err(
-            Some(format!("{path}[{k}]")),
-            format!(
-                "sample is {}: expected a finite number ≥ 0 (samples are durations or counts)",
-                xs[k]
-            ),
-        )),
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

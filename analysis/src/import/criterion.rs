@@ -11,13 +11,15 @@
 //! run) and `change/` are skipped. The estimates are kept under
 //! `metadata.tool_statistics`.
 
-use super::{metadata, samples_file, Cx, Format};
+use super::{metadata, samples_file, Format};
+use crate::error::Checker;
+use crate::error::ReadError;
 use crate::format::{SamplesFile, Series};
-use crate::read::{read_document, Document, ReadError};
+use crate::read::{read_document, Document};
 use serde_json::{Map, Value};
 
 /// One benchmark's per-iteration times from a parsed `sample.json`.
-fn per_iteration(cx: &Cx, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, ReadError> {
+fn per_iteration(cx: &Checker, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, ReadError> {
     let p = |k: &str| {
         if at.is_empty() {
             k.to_string()
@@ -56,7 +58,7 @@ fn per_iteration(cx: &Cx, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, 
 }
 
 /// Criterion's estimates, trimmed to point estimates and CIs.
-fn estimates(cx: &Cx, v: &Value) -> Result<Value, ReadError> {
+fn estimates(cx: &Checker, v: &Value) -> Result<Value, ReadError> {
     let o = cx.obj(v, "")?;
     let mut out = Map::new();
     for (k, e) in o {
@@ -90,7 +92,7 @@ iteration (its time over its exact iteration count); all samples of a benchmark 
 process, so it is one execution.";
 
 /// A `sample.json` loaded by itself (no name, no estimates beside it).
-pub(crate) fn read_lone_sample(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+pub(crate) fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let o = cx.obj(v, "")?;
     let xs = per_iteration(cx, o, "")?;
     let name = cx
@@ -111,7 +113,7 @@ pub(crate) fn read_lone_sample(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadEr
     )
 }
 
-fn parse(cx: &Cx, bytes: &[u8]) -> Result<Value, ReadError> {
+fn parse(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
     serde_json::from_slice(bytes).map_err(|e| cx.err(None, format!("not valid JSON: {e}")))
 }
 
@@ -178,10 +180,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
     let mut series_out = Vec::new();
     for (path, bytes) in samples {
         let file = format!("{name}/{path}");
-        let cx = Cx {
-            file: &file,
-            format: Format::CriterionSample,
-        };
+        let cx = Format::CriterionSample.checker(&file);
         let dir = path
             .strip_suffix("sample.json")
             .unwrap_or("")
@@ -206,20 +205,14 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
         let est = match find(dir, "estimates.json") {
             Some(b) => {
                 let efile = format!("{name}/{dir}/estimates.json");
-                let ecx = Cx {
-                    file: &efile,
-                    format: Format::CriterionEstimates,
-                };
+                let ecx = Format::CriterionEstimates.checker(&efile);
                 Some(estimates(&ecx, &parse(&ecx, b)?)?)
             }
             None => None,
         };
         series_out.push(series(bench_name, xs, o.get("sampling_mode"), est));
     }
-    let cx = Cx {
-        file: name,
-        format: Format::CriterionSample,
-    };
+    let cx = Format::CriterionSample.checker(name);
     samples_file(
         &cx,
         "Criterion.rs (target/criterion)".into(),
