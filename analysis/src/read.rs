@@ -6,15 +6,12 @@
 //! are all checked and reported.
 
 use crate::error::{type_name, Checker};
-use crate::format::{RunFile, SamplesFile, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES};
+use crate::format::{
+    RunFile, SamplesFile, Suite as Section, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
+};
 use crate::limits::Limits;
-use crate::suites::alloc::AllocData;
-use crate::suites::bernoulli::{BernoulliData, BernoulliTrials};
-use crate::suites::bottleneck::BottleneckData;
-use crate::suites::clocks::ClocksData;
-use crate::suites::copy::CopyData;
-use crate::suites::ops::OpsData;
-use crate::suites::trace::TraceData;
+use crate::suites::samples::Samples;
+use crate::suites::{registry, Suite, SuiteId};
 use serde_json::Value;
 
 pub use crate::error::ReadError;
@@ -26,21 +23,117 @@ pub enum Document {
     Samples(SamplesFile),
 }
 
-/// A run file with its known suites parsed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunDocument {
-    pub run: RunFile,
-    pub clocks: Option<ClocksData>,
-    pub bernoulli: Option<BernoulliData>,
-    pub ops: Option<OpsData>,
-    pub copy: Option<CopyData>,
-    pub alloc: Option<AllocData>,
-    pub trace: Option<TraceData>,
-    pub bottleneck: Option<BottleneckData>,
-    /// The alloc data come from an unfinished suite (what it checkpointed).
-    pub partial_alloc: bool,
-    /// Suites this build does not know (from a newer minor version), skipped.
-    pub skipped_suites: Vec<String>,
+macro_rules! run_document {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        /// A run file with its known suites parsed.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct RunDocument {
+            pub run: RunFile,
+            $(pub $f: Option<<crate::suites::$f::$V as Suite>::Data>,)*
+            /// Suites whose data come from a section that did not finish
+            /// (what they checkpointed).
+            pub unfinished: Vec<SuiteId>,
+            /// Suites this build does not know (from a newer minor version), skipped.
+            pub skipped_suites: Vec<String>,
+        }
+
+        impl RunDocument {
+            fn new(run: RunFile) -> Self {
+                RunDocument {
+                    run,
+                    $($f: None,)*
+                    unfinished: Vec::new(),
+                    skipped_suites: Vec::new(),
+                }
+            }
+        }
+
+        /// Read one section into `doc` by the suite's type and checks; `false`
+        /// when this build does not know the suite.
+        fn read_section(
+            doc: &mut RunDocument,
+            cx: &Checker,
+            section: &Section,
+            at: &str,
+        ) -> Result<bool, ReadError> {
+            $(
+                if section.suite == <crate::suites::$f::$V as Suite>::NAME {
+                    if section.status == "complete" {
+                        let data = cx.typed(&section.data, at)?;
+                        <crate::suites::$f::$V as Suite>::check(&data, cx, at)?;
+                        doc.$f = Some(data);
+                    } else if <crate::suites::$f::$V as Suite>::SHOWS_UNFINISHED {
+                        if let Ok(data) = serde_json::from_value(section.data.clone()) {
+                            doc.$f = Some(data);
+                            doc.unfinished.push(SuiteId::$V);
+                        }
+                    }
+                    return Ok(true);
+                }
+            )*
+            Ok(false)
+        }
+    };
+}
+registry!(runs => run_document);
+
+macro_rules! cell_of {
+    (run $f:ident $doc:expr) => {
+        match $doc {
+            Document::Run(r) => r.$f.as_ref(),
+            Document::Samples(_) => None,
+        }
+    };
+    (file $f:ident $doc:expr) => {
+        match $doc {
+            Document::Samples(s) => Some(s),
+            Document::Run(_) => None,
+        }
+    };
+}
+
+macro_rules! cell_data {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        /// Every cell's data in a document, `None` where it has none.
+        #[derive(Debug, Clone, Copy)]
+        pub struct CellData<'a> {
+            $(pub $f: Option<&'a <crate::suites::$f::$V as Suite>::Data>,)*
+        }
+
+        impl Document {
+            /// The data of each cell.
+            pub fn data(&self) -> CellData<'_> {
+                CellData {
+                    $($f: cell_of!($k $f self),)*
+                }
+            }
+        }
+    };
+}
+registry!(cell_data);
+
+impl Document {
+    /// The fallbacks recorded in the first section of `suite` (none in a
+    /// samples file).
+    pub fn fallbacks(&self, suite: &str) -> &[String] {
+        match self {
+            Document::Run(r) => r
+                .run
+                .suites
+                .iter()
+                .find(|s| s.suite == suite)
+                .map_or(&[], |s| s.fallbacks.as_slice()),
+            Document::Samples(_) => &[],
+        }
+    }
+
+    /// Whether the data of `suite` come from a section that did not finish.
+    pub fn is_unfinished(&self, suite: &str) -> bool {
+        match self {
+            Document::Run(r) => r.unfinished.iter().any(|s| s.name() == suite),
+            Document::Samples(_) => false,
+        }
+    }
 }
 
 /// Parse and validate one file within the default [`Limits`]. `file` is the
@@ -78,14 +171,14 @@ fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
         Err(_) if crate::import::cargo_criterion::looks_like_stream(bytes) => {
             // Checked as every other import is.
             let s = crate::import::cargo_criterion::read(file, bytes)?;
-            validate_samples(&cx, &s)?;
+            Samples::check(&s, &cx, "")?;
             return Ok(Document::Samples(s));
         }
         Err(e) => return Err(crate::import::name_parse_error(bytes, e)),
     };
     if let Some(imported) = crate::import::import_value(file, &value) {
         let s = imported?;
-        validate_samples(&cx, &s)?;
+        Samples::check(&s, &cx, "")?;
         return Ok(Document::Samples(s));
     }
     let obj = value.as_object().ok_or_else(|| {
@@ -128,7 +221,7 @@ fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
         }
         Some(Value::String(k)) if k == KIND_SAMPLES => {
             let s: SamplesFile = cx.typed(&value, "")?;
-            validate_samples(&cx, &s)?;
+            Samples::check(&s, &cx, "")?;
             Ok(Document::Samples(s))
         }
         Some(Value::String(k)) => Err(cx.err(
@@ -228,338 +321,18 @@ fn check_version(cx: &Checker, v: Option<&Value>) -> Result<(), ReadError> {
 
 fn read_run(cx: &Checker, value: &Value) -> Result<RunDocument, ReadError> {
     let run: RunFile = cx.typed(value, "")?;
-    let mut clocks = None;
-    let mut bernoulli = None;
-    let mut ops = None;
-    let mut copy = None;
-    let mut alloc = None;
-    let mut trace = None;
-    let mut bottleneck = None;
-    let mut partial_alloc = false;
-    let mut skipped_suites = Vec::new();
-    for (i, suite) in run.suites.iter().enumerate() {
-        let prefix = format!("suites[{i}].data");
-        match suite.suite.as_str() {
-            // A long alloc run checkpoints its finished executions into a
-            // suite marked failed; show them (the report says it is partial).
-            "alloc" if suite.status != "complete" => {
-                if let Ok(data) = serde_json::from_value::<AllocData>(suite.data.clone()) {
-                    partial_alloc = true;
-                    alloc = Some(data);
-                }
-            }
-            _ if suite.status != "complete" => {}
-            "clocks" => {
-                let data: ClocksData = cx.typed(&suite.data, &prefix)?;
-                validate_clocks(cx, &data, &prefix)?;
-                clocks = Some(data);
-            }
-            "bernoulli" => {
-                let data: BernoulliData = cx.typed(&suite.data, &prefix)?;
-                validate_bernoulli(cx, &data, &prefix)?;
-                bernoulli = Some(data);
-            }
-            "ops" => {
-                let data: OpsData = cx.typed(&suite.data, &prefix)?;
-                validate_ops(cx, &data, &prefix)?;
-                ops = Some(data);
-            }
-            "copy" => {
-                let data: CopyData = cx.typed(&suite.data, &prefix)?;
-                for (i, c) in data.cases.iter().enumerate() {
-                    cx.check_samples(&c.samples_ns, &format!("{prefix}.cases[{i}].samples_ns"))?;
-                }
-                copy = Some(data);
-            }
-            "alloc" => {
-                let data: AllocData = cx.typed(&suite.data, &prefix)?;
-                for (i, c) in data.configs.iter().enumerate() {
-                    for (j, e) in c.executions.iter().enumerate() {
-                        let at = format!("{prefix}.configs[{i}].executions[{j}].measurements");
-                        cx.check_samples(&e.measurements, &at)?;
-                    }
-                }
-                alloc = Some(data);
-            }
-            "trace" => {
-                let data: TraceData = cx.typed(&suite.data, &prefix)?;
-                validate_trace(cx, &data, &prefix)?;
-                trace = Some(data);
-            }
-            "bottleneck" => {
-                let data: BottleneckData = cx.typed(&suite.data, &prefix)?;
-                validate_bottleneck(cx, &data, &prefix)?;
-                bottleneck = Some(data);
-            }
-            other => skipped_suites.push(other.to_string()),
+    let mut doc = RunDocument::new(run);
+    // Taken out while the sections fill `doc`, then put back.
+    let sections = std::mem::take(&mut doc.run.suites);
+    for (i, section) in sections.iter().enumerate() {
+        let known = read_section(&mut doc, cx, section, &format!("suites[{i}].data"))?;
+        // Unknown suites that did not finish are not worth a warning.
+        if !known && section.status == "complete" {
+            doc.skipped_suites.push(section.suite.clone());
         }
     }
-    Ok(RunDocument {
-        run,
-        clocks,
-        bernoulli,
-        ops,
-        copy,
-        alloc,
-        trace,
-        bottleneck,
-        partial_alloc,
-        skipped_suites,
-    })
-}
-
-/// Every record has one finite value per column, and every column is a
-/// declared metric.
-fn validate_trace(cx: &Checker, d: &TraceData, prefix: &str) -> Result<(), ReadError> {
-    for (w, wl) in d.workloads.iter().enumerate() {
-        for (r, run) in wl.runs.iter().enumerate() {
-            let at = format!("{prefix}.workloads[{w}].runs[{r}]");
-            for (c, col) in run.columns.iter().enumerate() {
-                if !d.metrics.iter().any(|m| &m.name == col) {
-                    return Err(cx.err(
-                        Some(format!("{at}.columns[{c}]")),
-                        format!("column \"{col}\" is not one of the suite's metrics"),
-                    ));
-                }
-            }
-            for (i, rec) in run.records.iter().enumerate() {
-                if rec.len() != run.columns.len() {
-                    return Err(cx.err(
-                        Some(format!("{at}.records[{i}]")),
-                        format!(
-                            "record has {} values: expected one per column ({})",
-                            rec.len(),
-                            run.columns.len()
-                        ),
-                    ));
-                }
-                if let Some(j) = rec.iter().position(|v| !v.is_finite()) {
-                    return Err(cx.err(
-                        Some(format!("{at}.records[{i}][{j}]")),
-                        "expected a finite number",
-                    ));
-                }
-            }
-            if !(run.wall_ns.is_finite() && run.wall_ns > 0.0) {
-                return Err(cx.err(Some(format!("{at}.wall_ns")), "expected a positive number"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Times and costs are durations in the declared unit; ticks need a
-/// frequency; cost pairs match.
-fn validate_bottleneck(cx: &Checker, d: &BottleneckData, prefix: &str) -> Result<(), ReadError> {
-    match (d.unit.as_str(), d.counter_hz) {
-        ("counter_ticks", Some(hz)) => cx.check_positive(hz, &format!("{prefix}.counter_hz"))?,
-        ("counter_ticks", None) => {
-            return Err(cx.err(
-                Some(format!("{prefix}.counter_hz")),
-                "unit is counter_ticks: expected the counter frequency",
-            ))
-        }
-        ("ns", _) => {}
-        (other, _) => {
-            return Err(cx.err(
-                Some(format!("{prefix}.unit")),
-                format!("expected \"counter_ticks\" or \"ns\", found \"{other}\""),
-            ))
-        }
-    }
-    cx.check_positive(d.tick, &format!("{prefix}.tick"))?;
-    if d.copies == 0 {
-        return Err(cx.err(
-            Some(format!("{prefix}.copies")),
-            "expected at least one copy",
-        ));
-    }
-    cx.check_samples(&d.read_cost, &format!("{prefix}.read_cost"))?;
-    for (i, op) in d.costs.iter().enumerate() {
-        let at = format!("{prefix}.costs[{i}]");
-        for (name, a, b) in [
-            ("portable", &op.portable_n_ns, &op.portable_2n_ns),
-            ("counter", &op.counter_n_ticks, &op.counter_2n_ticks),
-        ] {
-            if a.len() != b.len() {
-                return Err(cx.err(
-                    Some(at.clone()),
-                    format!(
-                        "{name}: {} n-copy samples but {} 2n-copy samples; expected one pair per repetition",
-                        a.len(),
-                        b.len()
-                    ),
-                ));
-            }
-            cx.check_samples(a, &format!("{at}.{name}_n"))?;
-            cx.check_samples(b, &format!("{at}.{name}_2n"))?;
-        }
-    }
-    for (i, c) in d.cases.iter().enumerate() {
-        let at = format!("{prefix}.cases[{i}]");
-        if c.times.is_empty() {
-            return Err(cx.err(
-                Some(format!("{at}.times")),
-                "expected at least one repetition",
-            ));
-        }
-        cx.check_samples(&c.times, &format!("{at}.times"))?;
-    }
-    Ok(())
-}
-
-fn validate_clocks(cx: &Checker, d: &ClocksData, prefix: &str) -> Result<(), ReadError> {
-    if !(d.reference_ns_per_unit.is_finite() && d.reference_ns_per_unit > 0.0) {
-        return Err(cx.err(
-            Some(format!("{prefix}.reference_ns_per_unit")),
-            "expected a positive number",
-        ));
-    }
-    for (i, c) in d.clocks.iter().enumerate() {
-        let at = format!("{prefix}.clocks[{i}]");
-        if let Some(rc) = &c.read_cost {
-            cx.check_samples(&rc.samples_ns, &format!("{at}.read_cost.samples_ns"))?;
-        }
-        if let Some(scan) = &c.scan {
-            if scan.steps.len() != scan.reads_between.len() {
-                return Err(cx.err(
-                    Some(format!("{at}.scan")),
-                    format!(
-                        "steps has {} entries but reads_between has {}: expected one count per step",
-                        scan.steps.len(),
-                        scan.reads_between.len()
-                    ),
-                ));
-            }
-        }
-        if let Some(npu) = c.ns_per_unit {
-            if !(npu.is_finite() && npu > 0.0) {
-                return Err(cx.err(
-                    Some(format!("{at}.ns_per_unit")),
-                    "expected a positive number",
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn validate_bernoulli(cx: &Checker, d: &BernoulliData, prefix: &str) -> Result<(), ReadError> {
-    cx.check_positive(d.tick_ns, &format!("{prefix}.tick_ns"))?;
-    if !(d.epsilon > 0.0 && d.confidence > 0.0 && d.confidence < 1.0) {
-        return Err(cx.err(
-            Some(format!("{prefix}.confidence")),
-            format!(
-                "expected epsilon > 0 and 0 < confidence < 1, found {} and {}",
-                d.epsilon, d.confidence
-            ),
-        ));
-    }
-    trials(cx, &d.overhead, &format!("{prefix}.overhead"))?;
-    cx.check_samples(
-        &d.reference_overhead_ns,
-        &format!("{prefix}.reference_overhead_ns"),
-    )?;
-    for (i, e) in d.events.iter().enumerate() {
-        let at = format!("{prefix}.events[{i}]");
-        trials(cx, &e.trials, &format!("{at}.trials"))?;
-        cx.check_samples(&e.reference_ns, &format!("{at}.reference_ns"))?;
-    }
-    Ok(())
-}
-
-fn trials(cx: &Checker, t: &BernoulliTrials, path: &str) -> Result<(), ReadError> {
-    if t.n == 0 || t.m > t.n {
-        return Err(cx.err(
-            Some(path.to_string()),
-            format!(
-                "expected 0 ≤ m ≤ n and n > 0, found m = {} and n = {}",
-                t.m, t.n
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn validate_ops(cx: &Checker, d: &OpsData, prefix: &str) -> Result<(), ReadError> {
-    if d.copies == 0 {
-        return Err(cx.err(
-            Some(format!("{prefix}.copies")),
-            "expected at least one copy",
-        ));
-    }
-    if let Some(hz) = d.counter_hz {
-        cx.check_positive(hz, &format!("{prefix}.counter_hz"))?;
-    }
-    if let Some(c) = &d.core_clock {
-        cx.check_samples(&c.ticks, &format!("{prefix}.core_clock.ticks"))?;
-        cx.check_samples(&c.ticks_2n, &format!("{prefix}.core_clock.ticks_2n"))?;
-        if !c.ticks_2n.is_empty() && c.ticks_2n.len() != c.ticks.len() {
-            return Err(cx.err(
-                Some(format!("{prefix}.core_clock.ticks_2n")),
-                format!(
-                    "{} samples of 2n adds but {} of n adds; expected one pair per sample",
-                    c.ticks_2n.len(),
-                    c.ticks.len()
-                ),
-            ));
-        }
-        if c.adds == 0 {
-            return Err(cx.err(
-                Some(format!("{prefix}.core_clock.adds")),
-                "expected at least one add per sample",
-            ));
-        }
-    }
-    for (i, op) in d.ops.iter().enumerate() {
-        let at = format!("{prefix}.ops[{i}]");
-        for (name, a, b) in [
-            ("portable", &op.portable_n_ns, &op.portable_2n_ns),
-            ("counter", &op.counter_n_ticks, &op.counter_2n_ticks),
-        ] {
-            if a.len() != b.len() {
-                return Err(cx.err(
-                    Some(at.clone()),
-                    format!(
-                        "{name}: {} n-copy samples but {} 2n-copy samples; expected one pair per repetition",
-                        a.len(),
-                        b.len()
-                    ),
-                ));
-            }
-        }
-        cx.check_samples(&op.portable_n_ns, &format!("{at}.portable_n_ns"))?;
-        cx.check_samples(&op.portable_2n_ns, &format!("{at}.portable_2n_ns"))?;
-        cx.check_samples(&op.counter_n_ticks, &format!("{at}.counter_n_ticks"))?;
-        cx.check_samples(&op.counter_2n_ticks, &format!("{at}.counter_2n_ticks"))?;
-    }
-    Ok(())
-}
-
-fn validate_samples(cx: &Checker, s: &SamplesFile) -> Result<(), ReadError> {
-    if s.series.is_empty() {
-        return Err(cx.err(Some("series".into()), "expected at least one series"));
-    }
-    for (i, series) in s.series.iter().enumerate() {
-        let at = format!("series[{i}]");
-        if series.name.trim().is_empty() {
-            return Err(cx.err(Some(format!("{at}.name")), "expected a non-empty name"));
-        }
-        if series.executions.is_empty() {
-            return Err(cx.err(
-                Some(format!("{at}.executions")),
-                "expected at least one execution (a list of measurements)",
-            ));
-        }
-        for (j, ex) in series.executions.iter().enumerate() {
-            let path = format!("{at}.executions[{j}]");
-            if ex.is_empty() {
-                return Err(cx.err(Some(path), "expected at least one measurement"));
-            }
-            cx.check_samples(ex, &path)?;
-        }
-    }
-    Ok(())
+    doc.run.suites = sections;
+    Ok(doc)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tickbook_analysis::format::*;
 use tickbook_analysis::read::{read_document, Document};
+use tickbook_analysis::suites::SuiteId;
 use tickbook_analysis::suites::{
     alloc::*, bernoulli::*, bottleneck::*, clocks::*, copy::*, ops::*, trace::*,
 };
@@ -1207,7 +1208,7 @@ fn checkpointed_alloc_is_read() {
     assert_valid(&v, "checkpointed alloc", &value);
     match read_document("c.json", value.to_string().as_bytes()) {
         Ok(Document::Run(doc)) => {
-            assert!(doc.partial_alloc);
+            assert_eq!(doc.unfinished, [SuiteId::Alloc]);
             assert_eq!(doc.alloc, Some(full_alloc()));
         }
         other => panic!("{other:?}"),

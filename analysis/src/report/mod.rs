@@ -1,58 +1,143 @@
 //! What a file analyses to: the one model that `tickbook analyze --json`
 //! prints and the page renders (through `analysis-wasm`), so both show the
 //! same numbers. Field names here are the JSON keys documented in
-//! `docs/cli.md`.
+//! `docs/cli.md`. The cells are generated from the suites' registry
+//! (`suites::registry!`); each is computed by its suite's folder.
 
-use crate::format::Host;
+use crate::format::{Host, SamplesFile};
 use crate::read::{read_document_within, Document, ReadError, RunDocument};
+use crate::suites::samples::Samples;
+use crate::suites::{registry, Context, Suite};
 use serde::Serialize;
 
 /// Several files side by side, and pooled executions.
 pub mod compare;
 
 pub use crate::options::*;
-pub use crate::suites::alloc::report::*;
-pub use crate::suites::bernoulli::report::*;
-pub use crate::suites::bottleneck::report::*;
-pub use crate::suites::clocks::report::*;
-pub use crate::suites::copy::report::*;
 pub use crate::suites::executions::*;
-pub use crate::suites::ops::report::*;
-pub use crate::suites::samples::report::*;
-pub use crate::suites::trace::report::*;
 pub use compare::{compare_documents, compare_files, ComparisonReport};
 
-#[derive(Debug, Clone, Serialize)]
-pub struct FileReport {
-    pub file: String,
-    /// `true` when the file was read; otherwise `error` says why.
-    pub ok: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<ReadError>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub info: Option<FileInfo>,
-    /// Things the user should know that did not stop the file loading.
-    pub warnings: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clocks: Option<ClocksReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub samples: Option<SamplesReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bernoulli: Option<BernoulliReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ops: Option<OpsReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub copy: Option<CopyReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub alloc: Option<AllocReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bottleneck: Option<BottleneckReport>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trace: Option<TraceReport>,
-    pub options: Options,
+// Every cell's report types, under `report::` as the front ends name them.
+macro_rules! reexport_reports {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        $(pub use crate::suites::$f::report::*;)*
+    };
 }
+registry!(reexport_reports);
+
+macro_rules! file_report {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        #[derive(Debug, Clone, Serialize)]
+        pub struct FileReport {
+            pub file: String,
+            /// `true` when the file was read; otherwise `error` says why.
+            pub ok: bool,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub error: Option<ReadError>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub kind: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub info: Option<FileInfo>,
+            /// Things the user should know that did not stop the file loading.
+            pub warnings: Vec<String>,
+            $(
+                #[serde(skip_serializing_if = "Option::is_none")]
+                pub $f: Option<<crate::suites::$f::$V as Suite>::Report>,
+            )*
+            pub options: Options,
+        }
+
+        /// One cell of a [`FileReport`], for front ends that render cells
+        /// by an exhaustive `match`.
+        #[derive(Debug, Clone, Copy)]
+        pub enum Cell<'a> {
+            $($V(&'a <crate::suites::$f::$V as Suite>::Report),)*
+        }
+
+        impl Cell<'_> {
+            /// The cell's key (its JSON key in [`FileReport`]).
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Cell::$V(_) => <crate::suites::$f::$V as Suite>::NAME,)*
+                }
+            }
+
+            /// The cell's title as the page shows it.
+            pub fn title(&self) -> &'static str {
+                match self {
+                    $(Cell::$V(_) => <crate::suites::$f::$V as Suite>::TITLE,)*
+                }
+            }
+
+            fn order(&self) -> u8 {
+                match self {
+                    $(Cell::$V(_) => <crate::suites::$f::$V as Suite>::ORDER,)*
+                }
+            }
+        }
+
+        impl FileReport {
+            /// A report of `file` with nothing in it yet.
+            fn empty(file: &str, opts: &Options) -> FileReport {
+                FileReport {
+                    file: file.to_string(),
+                    ok: false,
+                    error: None,
+                    kind: None,
+                    info: None,
+                    warnings: Vec::new(),
+                    $($f: None,)*
+                    options: *opts,
+                }
+            }
+
+            /// The cells present, in the page's order.
+            pub fn cells(&self) -> Vec<Cell<'_>> {
+                let mut cells = Vec::new();
+                $(
+                    if let Some(r) = &self.$f {
+                        cells.push(Cell::$V(r));
+                    }
+                )*
+                cells.sort_by_key(Cell::order);
+                cells
+            }
+        }
+
+        /// Every cell the document has data for.
+        fn fill_cells(report: &mut FileReport, doc: &Document, opts: &Options) {
+            let data = doc.data();
+            $(
+                if let Some(d) = data.$f {
+                    let name = <crate::suites::$f::$V as Suite>::NAME;
+                    let mut cx = Context {
+                        options: opts,
+                        fallbacks: doc.fallbacks(name),
+                        unfinished: doc.is_unfinished(name),
+                        warnings: &mut report.warnings,
+                    };
+                    report.$f = Some(<crate::suites::$f::$V as Suite>::report(d, &mut cx));
+                }
+            )*
+        }
+    };
+}
+registry!(file_report);
+
+macro_rules! keep_only {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        /// Drop the data of every suite not named in `suites`.
+        fn keep_only(run: &mut RunDocument, suites: &[String]) {
+            let want = |name: &str| suites.iter().any(|s| s == name);
+            $(
+                if !want(<crate::suites::$f::$V as Suite>::NAME) {
+                    run.$f = None;
+                }
+            )*
+        }
+    };
+}
+registry!(runs => keep_only);
 
 /// The file list's row: where the file came from.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -75,30 +160,10 @@ pub struct FileInfo {
 
 /// Analyse one file's bytes. Never panics; a bad file gives `ok: false`.
 pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
-    let mut report = FileReport {
-        file: file.to_string(),
-        ok: false,
-        error: None,
-        kind: None,
-        info: None,
-        warnings: Vec::new(),
-        clocks: None,
-        samples: None,
-        bernoulli: None,
-        ops: None,
-        copy: None,
-        alloc: None,
-        bottleneck: None,
-        trace: None,
-        options: *opts,
-    };
+    let mut report = FileReport::empty(file, opts);
     match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
-        Ok(Document::Run(run)) => {
-            report.ok = true;
-            fill_run(&mut report, &run, opts);
-        }
-        Ok(Document::Samples(s)) => fill_samples(&mut report, &s, opts),
+        Ok(doc) => fill(&mut report, &doc, opts),
     }
     report
 }
@@ -115,43 +180,41 @@ pub fn analyze_bytes_suites(
     opts: &Options,
     suites: &[String],
 ) -> FileReport {
-    let mut report = analyze_bytes(file, b"", opts);
-    report.error = None;
-    let want = |name: &str| suites.iter().any(|s| s == name);
+    let mut report = FileReport::empty(file, opts);
     match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
         Ok(Document::Run(mut run)) => {
-            if !want("clocks") {
-                run.clocks = None;
-            }
-            if !want("bernoulli") {
-                run.bernoulli = None;
-            }
-            if !want("ops") {
-                run.ops = None;
-            }
-            if !want("copy") {
-                run.copy = None;
-            }
-            if !want("alloc") {
-                run.alloc = None;
-            }
-            if !want("trace") {
-                run.trace = None;
-            }
-            if !want("bottleneck") {
-                run.bottleneck = None;
-            }
-            report.ok = true;
-            fill_run(&mut report, &run, opts);
+            keep_only(&mut run, suites);
+            fill(&mut report, &Document::Run(run), opts);
         }
-        Ok(Document::Samples(s)) => fill_samples(&mut report, &s, opts),
+        Ok(doc) => fill(&mut report, &doc, opts),
     }
     report
 }
 
-fn fill_samples(report: &mut FileReport, s: &crate::format::SamplesFile, opts: &Options) {
+/// Analyse a folder given as (relative path, bytes) entries — a Criterion.rs
+/// `target/criterion` tree (see `import::criterion::read_dir`). Never panics.
+pub fn analyze_entries(name: &str, entries: &[(String, Vec<u8>)], opts: &Options) -> FileReport {
+    let mut report = FileReport::empty(name, opts);
+    match crate::import::criterion::read_dir(name, entries) {
+        Ok(s) => fill(&mut report, &Document::Samples(s), opts),
+        Err(e) => report.error = Some(e),
+    }
+    report
+}
+
+/// The report of a document read: its header, info and warnings, then its
+/// cells.
+fn fill(report: &mut FileReport, doc: &Document, opts: &Options) {
     report.ok = true;
+    match doc {
+        Document::Run(run) => fill_run_header(report, run),
+        Document::Samples(s) => fill_samples_header(report, s),
+    }
+    fill_cells(report, doc, opts);
+}
+
+fn fill_samples_header(report: &mut FileReport, s: &SamplesFile) {
     report.kind = Some(s.kind.clone());
     report.info = Some(FileInfo {
         host: s
@@ -161,26 +224,12 @@ fn fill_samples(report: &mut FileReport, s: &crate::format::SamplesFile, opts: &
             .and_then(|v| v.as_str())
             .map(str::to_string),
         source: s.source.clone(),
-        suites: vec!["samples".into()],
+        suites: vec![Samples::NAME.into()],
         ..FileInfo::default()
     });
-    report.samples = Some(samples_report(s, opts));
 }
 
-/// Analyse a folder given as (relative path, bytes) entries — a Criterion.rs
-/// `target/criterion` tree (see `import::criterion::read_dir`). Never panics.
-pub fn analyze_entries(name: &str, entries: &[(String, Vec<u8>)], opts: &Options) -> FileReport {
-    // Start from the report of no bytes (every cell empty), minus its error.
-    let mut report = analyze_bytes(name, b"", opts);
-    report.error = None;
-    match crate::import::criterion::read_dir(name, entries) {
-        Ok(s) => fill_samples(&mut report, &s, opts),
-        Err(e) => report.error = Some(e),
-    }
-    report
-}
-
-fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
+fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
     let run = &doc.run;
     let h: &Host = &run.host;
     report.kind = Some(run.kind.clone());
@@ -218,38 +267,6 @@ fn fill_run(report: &mut FileReport, doc: &RunDocument, opts: &Options) {
         report.warnings.push(format!(
             "suite \"{name}\" is not known to this build of tickbook and was skipped"
         ));
-    }
-    if let Some(c) = &doc.clocks {
-        let fallbacks = run
-            .suites
-            .iter()
-            .find(|s| s.suite == "clocks")
-            .map(|s| s.fallbacks.clone())
-            .unwrap_or_default();
-        report.clocks = Some(clocks_report(c, fallbacks, opts));
-    }
-    if let Some(b) = &doc.bernoulli {
-        report.bernoulli = Some(bernoulli_report(b, opts));
-    }
-    if let Some(o) = &doc.ops {
-        report.ops = Some(ops_report(o, opts));
-    }
-    if let Some(c) = &doc.copy {
-        report.copy = Some(copy_report(c, opts));
-    }
-    if let Some(a) = &doc.alloc {
-        if doc.partial_alloc {
-            report.warnings.push(
-                "the alloc suite did not finish: its cell shows the executions that did".into(),
-            );
-        }
-        report.alloc = Some(alloc_report(a, doc.partial_alloc, opts));
-    }
-    if let Some(b) = &doc.bottleneck {
-        report.bottleneck = Some(bottleneck_report(b, opts));
-    }
-    if let Some(t) = &doc.trace {
-        report.trace = Some(trace_report(t, opts));
     }
 }
 
