@@ -11,11 +11,10 @@
 //! run) and `change/` are skipped. The estimates are kept under
 //! `metadata.tool_statistics`.
 
-use super::{metadata, samples_file, Format};
+use super::{metadata, samples_file, Format, Imported};
 use crate::error::Checker;
 use crate::error::ReadError;
 use crate::format::{SamplesFile, Series};
-use crate::read::{read_document, Document};
 use serde_json::{Map, Value};
 
 /// One benchmark's per-iteration times from a parsed `sample.json`.
@@ -121,7 +120,7 @@ fn parse(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
 /// `…/sample.json` not under `base/` or `change/` is one benchmark, named by
 /// the `benchmark.json` beside it (else its directory). When the entries hold
 /// no `sample.json` but exactly one other file, that file is read as usual.
-pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile, ReadError> {
+pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, ReadError> {
     let norm: Vec<(String, &[u8])> = entries
         .iter()
         .map(|(p, b)| {
@@ -152,14 +151,11 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
     samples.sort_by(|a, b| a.0.cmp(&b.0));
     if samples.is_empty() {
         if let [(p, b)] = norm.as_slice() {
-            return match read_document(&format!("{name}/{p}"), b)? {
-                Document::Samples(s) => Ok(s),
-                Document::Run(_) => Err(ReadError {
-                    file: name.into(),
-                    path: None,
-                    message: "a folder holding a tickbook run file: load the file itself".into(),
-                }),
-            };
+            return Ok(Imported::LoneFile {
+                folder: name.into(),
+                file: format!("{name}/{p}"),
+                bytes: b.to_vec(),
+            });
         }
         let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
         return Err(ReadError {
@@ -220,4 +216,5 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
         None,
         series_out,
     )
+    .map(Imported::Samples)
 }

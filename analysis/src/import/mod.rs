@@ -132,11 +132,25 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     }
 }
 
+/// What an importer made of its input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Imported {
+    Samples(SamplesFile),
+    /// A folder with no Criterion.rs `sample.json` but exactly one other
+    /// file: to be read as that file alone (by `crate::read`, which knows
+    /// every format). `folder` names the folder in messages.
+    LoneFile {
+        folder: String,
+        file: String,
+        bytes: Vec<u8>,
+    },
+}
+
 /// Import a parsed foreign document, or `None` when it is none of the formats.
-pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadError>> {
+pub fn import_value(file: &str, v: &Value) -> Option<Result<Imported, ReadError>> {
     let format = detect(v)?;
     let cx = format.checker(file);
-    Some(match format {
+    let samples = match format {
         Format::Pyperf => pyperf::read(&cx, v),
         Format::Jmh => jmh::read(&cx, v),
         Format::GoogleBenchmark => google_benchmark::read(&cx, v),
@@ -148,8 +162,9 @@ pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadErr
              folder (target/criterion/…) or its new/sample.json",
         )),
         Format::CargoCriterion => cargo_criterion::read_value_lines(&cx, std::iter::once((1, v))),
-        Format::Folder => folder(&cx, v),
-    })
+        Format::Folder => return Some(folder(&cx, v)),
+    };
+    Some(samples.map(Imported::Samples))
 }
 
 /// A folder's files as the one document the page reads (`Format::Folder`),
@@ -167,7 +182,7 @@ pub fn folder_bundle(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
 }
 
 /// The page's folder bundle: entries as (path, bytes), then the folder reader.
-fn folder(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+fn folder(cx: &Checker, v: &Value) -> Result<Imported, ReadError> {
     let o = cx.obj(v, "")?;
     let items = cx.arr(cx.field(o, "entries", "")?, "entries")?;
     let mut entries = Vec::with_capacity(items.len());

@@ -5,7 +5,7 @@
 //! (`suites::registry!`); each is computed by its suite's folder.
 
 use crate::format::{Host, SamplesFile};
-use crate::read::{read_document_within, Document, ReadError, RunDocument};
+use crate::read::{read_document_within, read_folder, Document, ReadError, RunDocument};
 use crate::suites::samples::Samples;
 use crate::suites::{registry, Context, Suite};
 use serde::Serialize;
@@ -193,11 +193,11 @@ pub fn analyze_bytes_suites(
 }
 
 /// Analyse a folder given as (relative path, bytes) entries — a Criterion.rs
-/// `target/criterion` tree (see `import::criterion::read_dir`). Never panics.
+/// `target/criterion` tree (see `read::read_folder`). Never panics.
 pub fn analyze_entries(name: &str, entries: &[(String, Vec<u8>)], opts: &Options) -> FileReport {
     let mut report = FileReport::empty(name, opts);
-    match crate::import::criterion::read_dir(name, entries) {
-        Ok(s) => fill(&mut report, &Document::Samples(s), opts),
+    match read_folder(name, entries) {
+        Ok(doc) => fill(&mut report, &doc, opts),
         Err(e) => report.error = Some(e),
     }
     report

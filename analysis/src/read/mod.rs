@@ -1,20 +1,30 @@
-//! Reading untrusted bytes into [`crate::format`] types.
+//! Reading untrusted bytes into a [`Document`]: the dispatcher.
+//!
+//! The bytes are parsed as JSON (or recognised as a cargo-criterion stream),
+//! the format is detected by content and the document handed to an
+//! importer (`crate::import`, other tools' results onto the samples model)
+//! or to the native reader (`native`, tickbook's own files; a run's
+//! sections through the suites' registry). Importers never call back here:
+//! a folder they cannot read as Criterion.rs output but that holds one
+//! other file comes back as that file, read here as it would be alone.
 //!
 //! Every failure is a [`ReadError`] naming the file, the JSON path (when there
 //! is one) and what was expected, in one line. Nothing here panics on input:
 //! syntax, depth (serde_json's recursion limit), types, versions and values
 //! are all checked and reported.
 
-use crate::error::{type_name, Checker};
-use crate::format::{
-    RunFile, SamplesFile, Suite as Section, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
-};
+use crate::error::Checker;
+use crate::format::SamplesFile;
+use crate::import::{self, Imported};
 use crate::limits::Limits;
 use crate::suites::samples::Samples;
-use crate::suites::{registry, Suite, SuiteId};
+use crate::suites::{registry, Suite};
 use serde_json::Value;
 
+mod native;
+
 pub use crate::error::ReadError;
+pub use native::RunDocument;
 
 /// A parsed, validated file.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,60 +32,6 @@ pub enum Document {
     Run(Box<RunDocument>),
     Samples(SamplesFile),
 }
-
-macro_rules! run_document {
-    ($($f:ident $V:ident $k:ident;)*) => {
-        /// A run file with its known suites parsed.
-        #[derive(Debug, Clone, PartialEq)]
-        pub struct RunDocument {
-            pub run: RunFile,
-            $(pub $f: Option<<crate::suites::$f::$V as Suite>::Data>,)*
-            /// Suites whose data come from a section that did not finish
-            /// (what they checkpointed).
-            pub unfinished: Vec<SuiteId>,
-            /// Suites this build does not know (from a newer minor version), skipped.
-            pub skipped_suites: Vec<String>,
-        }
-
-        impl RunDocument {
-            fn new(run: RunFile) -> Self {
-                RunDocument {
-                    run,
-                    $($f: None,)*
-                    unfinished: Vec::new(),
-                    skipped_suites: Vec::new(),
-                }
-            }
-        }
-
-        /// Read one section into `doc` by the suite's type and checks; `false`
-        /// when this build does not know the suite.
-        fn read_section(
-            doc: &mut RunDocument,
-            cx: &Checker,
-            section: &Section,
-            at: &str,
-        ) -> Result<bool, ReadError> {
-            $(
-                if section.suite == <crate::suites::$f::$V as Suite>::NAME {
-                    if section.status == "complete" {
-                        let data = cx.typed(&section.data, at)?;
-                        <crate::suites::$f::$V as Suite>::check(&data, cx, at)?;
-                        doc.$f = Some(data);
-                    } else if <crate::suites::$f::$V as Suite>::SHOWS_UNFINISHED {
-                        if let Ok(data) = serde_json::from_value(section.data.clone()) {
-                            doc.$f = Some(data);
-                            doc.unfinished.push(SuiteId::$V);
-                        }
-                    }
-                    return Ok(true);
-                }
-            )*
-            Ok(false)
-        }
-    };
-}
-registry!(runs => run_document);
 
 macro_rules! cell_of {
     (run $f:ident $doc:expr) => {
@@ -159,6 +115,14 @@ pub fn read_document_within(
     Ok(doc)
 }
 
+/// A folder given as (relative path, bytes) entries — a Criterion.rs
+/// `target/criterion` tree (`import::criterion::read_dir`), or a folder
+/// holding one file. `name` is the folder's name in messages.
+pub fn read_folder(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Document, ReadError> {
+    let imported = import::criterion::read_dir(name, entries)?;
+    imported_samples(&Checker::new(name), imported).map(Document::Samples)
+}
+
 fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let cx = Checker::new(file);
     // Results of other harnesses (docs/importers.md), detected by content.
@@ -168,75 +132,42 @@ fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     // below, where a tickbook file or a folder bundle comes first.
     let value = match parse_json(&cx, bytes) {
         Ok(v) => v,
-        Err(_) if crate::import::cargo_criterion::looks_like_stream(bytes) => {
-            // Checked as every other import is.
-            let s = crate::import::cargo_criterion::read(file, bytes)?;
-            Samples::check(&s, &cx, "")?;
-            return Ok(Document::Samples(s));
+        Err(_) if import::cargo_criterion::looks_like_stream(bytes) => {
+            let s = import::cargo_criterion::read(file, bytes)?;
+            return imported_samples(&cx, Imported::Samples(s)).map(Document::Samples);
         }
-        Err(e) => return Err(crate::import::name_parse_error(bytes, e)),
+        Err(e) => return Err(import::name_parse_error(bytes, e)),
     };
-    if let Some(imported) = crate::import::import_value(file, &value) {
-        let s = imported?;
-        Samples::check(&s, &cx, "")?;
-        return Ok(Document::Samples(s));
+    match import::import_value(file, &value) {
+        Some(imported) => imported_samples(&cx, imported?).map(Document::Samples),
+        None => native::read(&cx, &value),
     }
-    let obj = value.as_object().ok_or_else(|| {
-        cx.err(
-            None,
-            format!(
-                "expected a JSON object at the top level, found {} (not a tickbook file; also tried {})",
-                type_name(&value),
-                crate::import::TRIED
-            ),
-        )
-    })?;
+}
 
-    match obj.get("format") {
-        Some(Value::String(s)) if s == FORMAT_TAG => {}
-        Some(Value::String(s)) => {
-            return Err(cx.err(
-                Some("format".into()),
-                format!("format is \"{s}\", expected \"{FORMAT_TAG}\""),
-            ))
-        }
-        Some(other) => {
-            return Err(cx.err(
-                Some("format".into()),
-                format!("expected the string \"{FORMAT_TAG}\", found {}", type_name(other)),
-            ))
-        }
-        None => {
-            return Err(cx.err(
-                None,
-                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?); not a file tickbook imports either: tried {}", crate::import::TRIED),
-            ))
-        }
-    }
-    check_version(&cx, obj.get("format_version"))?;
-
-    match obj.get("kind") {
-        Some(Value::String(k)) if k == KIND_RUN => {
-            read_run(&cx, &value).map(|r| Document::Run(Box::new(r)))
-        }
-        Some(Value::String(k)) if k == KIND_SAMPLES => {
-            let s: SamplesFile = cx.typed(&value, "")?;
-            Samples::check(&s, &cx, "")?;
-            Ok(Document::Samples(s))
-        }
-        Some(Value::String(k)) => Err(cx.err(
-            Some("kind".into()),
-            format!("unknown kind \"{k}\": expected \"{KIND_RUN}\" or \"{KIND_SAMPLES}\""),
-        )),
-        Some(other) => Err(cx.err(
-            Some("kind".into()),
-            format!("expected a string, found {}", type_name(other)),
-        )),
-        None => Err(cx.err(
-            None,
-            format!("no \"kind\" field: expected \"{KIND_RUN}\" or \"{KIND_SAMPLES}\""),
-        )),
-    }
+/// An importer's result as a checked samples document. A folder's lone
+/// file is read here as it would be alone, and must be a samples file or
+/// an import.
+fn imported_samples(cx: &Checker, imported: Imported) -> Result<SamplesFile, ReadError> {
+    let s = match imported {
+        Imported::Samples(s) => s,
+        Imported::LoneFile {
+            folder,
+            file,
+            bytes,
+        } => match read_document(&file, &bytes)? {
+            Document::Samples(s) => s,
+            Document::Run(_) => {
+                return Err(ReadError {
+                    file: folder,
+                    path: None,
+                    message: "a folder holding a tickbook run file: load the file itself".into(),
+                })
+            }
+        },
+    };
+    // Checked as a samples file is.
+    Samples::check(&s, cx, "")?;
+    Ok(s)
 }
 
 fn parse_json(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
@@ -276,63 +207,6 @@ fn non_finite_token(bytes: &[u8], line: usize, column: usize) -> Option<&'static
     } else {
         None
     }
-}
-
-fn check_version(cx: &Checker, v: Option<&Value>) -> Result<(), ReadError> {
-    let path = Some("format_version".to_string());
-    let s = match v {
-        Some(Value::String(s)) => s,
-        Some(other) => {
-            return Err(cx.err(
-                path,
-                format!(
-                    "expected a version string like \"1.0\", found {}",
-                    type_name(other)
-                ),
-            ))
-        }
-        None => {
-            return Err(cx.err(
-                None,
-                "no \"format_version\" field: expected e.g. \"format_version\": \"1.0\"",
-            ))
-        }
-    };
-    let major = s
-        .split('.')
-        .next()
-        .and_then(|m| m.parse::<u64>().ok())
-        .ok_or_else(|| {
-            cx.err(
-                path.clone(),
-                format!("\"{s}\" is not a version: expected MAJOR.MINOR such as \"1.0\""),
-            )
-        })?;
-    if major != FORMAT_MAJOR {
-        return Err(cx.err(
-            path,
-            format!(
-                "format version {s} is not supported: this build of tickbook reads format {FORMAT_MAJOR}.x"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn read_run(cx: &Checker, value: &Value) -> Result<RunDocument, ReadError> {
-    let run: RunFile = cx.typed(value, "")?;
-    let mut doc = RunDocument::new(run);
-    // Taken out while the sections fill `doc`, then put back.
-    let sections = std::mem::take(&mut doc.run.suites);
-    for (i, section) in sections.iter().enumerate() {
-        let known = read_section(&mut doc, cx, section, &format!("suites[{i}].data"))?;
-        // Unknown suites that did not finish are not worth a warning.
-        if !known && section.status == "complete" {
-            doc.skipped_suites.push(section.suite.clone());
-        }
-    }
-    doc.run.suites = sections;
-    Ok(doc)
 }
 
 #[cfg(test)]
