@@ -1,6 +1,7 @@
 //! The page's entry points into `tickbook-analysis`. Converts values and
 //! nothing else: every number comes from the analysis crate, and nothing here
 //! may panic across the boundary (errors become JS exceptions with a message).
+//! The list of cells comes from the analysis crate's registry (`cells`).
 
 use serde::Serialize;
 use tickbook_analysis::limits::Limits;
@@ -150,6 +151,14 @@ pub fn dtw(
     };
     let a = dtw(x, y, pattern, band.map(|b| b as usize)).map_err(|e| JsError::new(&e))?;
     to_js(&a)
+}
+
+/// Every cell in the page's order, `[{name, title, cost}, …]`
+/// (`suites::cell_list`; `cost` orders the worker's progressive analysis,
+/// cheapest first): the page takes its cells' titles and order from it.
+#[wasm_bindgen]
+pub fn cells() -> Result<JsValue, JsError> {
+    to_js(&tickbook_analysis::suites::cell_list())
 }
 
 /// The default analysis options, for the page's controls.

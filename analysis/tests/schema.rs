@@ -1573,3 +1573,116 @@ fn ops_core_clock_pairs_are_checked() {
         .remove("ticks_2n");
     assert!(read(&d).is_ok());
 }
+
+/// A run with every suite: its report's cells come in the page's order
+/// (`cell_list`), its JSON keys in the registry's order, and the per-suite
+/// filter keeps exactly the cells asked for.
+#[test]
+fn cells_follow_the_registry() {
+    use tickbook_analysis::report::{analyze_bytes, analyze_bytes_suites, Options};
+    use tickbook_analysis::suites::cell_list;
+    let mut run = full_run();
+    for (name, data) in [
+        ("trace", serde_json::to_value(full_trace()).unwrap()),
+        (
+            "bottleneck",
+            serde_json::to_value(full_bottleneck()).unwrap(),
+        ),
+    ] {
+        run.suites.push(Suite {
+            suite: name.into(),
+            status: "complete".into(),
+            error: None,
+            started_at: "2025-11-21T12:00:04Z".into(),
+            ended_at: "2025-11-21T12:00:05Z".into(),
+            config: json!({"quick": true}),
+            fallbacks: vec![],
+            data,
+        });
+    }
+    let bytes = serde_json::to_vec(&run).unwrap();
+    let opts = Options {
+        impact_resamples: 20,
+        ..Options::default()
+    };
+    let report = analyze_bytes("all.json", &bytes, &opts);
+    assert!(report.ok, "{:?}", report.error);
+    let cells: Vec<&str> = report.cells().iter().map(|c| c.name()).collect();
+    let page: Vec<&str> = cell_list()
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| *n != "samples")
+        .collect();
+    assert_eq!(cells, page);
+    assert_eq!(
+        cells,
+        [
+            "clocks",
+            "bernoulli",
+            "ops",
+            "copy",
+            "alloc",
+            "trace",
+            "bottleneck"
+        ]
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    let text = serde_json::to_string(&report).unwrap();
+    let keys = top_level_keys(&text);
+    assert_eq!(
+        keys,
+        [
+            "file",
+            "ok",
+            "kind",
+            "info",
+            "warnings",
+            "clocks",
+            "bernoulli",
+            "ops",
+            "copy",
+            "alloc",
+            "bottleneck",
+            "trace",
+            "options"
+        ]
+    );
+    let some = analyze_bytes_suites("all.json", &bytes, &opts, &["copy".into(), "trace".into()]);
+    let cells: Vec<&str> = some.cells().iter().map(|c| c.name()).collect();
+    assert_eq!(cells, ["copy", "trace"]);
+    assert_eq!(
+        serde_json::to_value(&some.copy).unwrap(),
+        json["copy"],
+        "a cell alone equals the cell of the whole analysis"
+    );
+}
+
+/// The keys of a JSON object in the order they are written (serde_json's
+/// `Value` sorts them).
+fn top_level_keys(text: &str) -> Vec<String> {
+    struct Keys(Vec<String>);
+    impl<'de> serde::Deserialize<'de> for Keys {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut m: A,
+                ) -> Result<Keys, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(k) = m.next_key::<String>()? {
+                        m.next_value::<serde::de::IgnoredAny>()?;
+                        keys.push(k);
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+    serde_json::from_str::<Keys>(text).unwrap().0
+}

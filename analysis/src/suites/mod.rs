@@ -231,4 +231,13 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn cell_list_json_is_what_the_page_reads() {
+        let json = serde_json::to_string(cell_list()).unwrap();
+        assert!(
+            json.starts_with(r#"[{"name":"clocks","title":"Clocks","cost":0},{"name":"bernoulli""#),
+            "{json}"
+        );
+    }
 }
