@@ -1,8 +1,12 @@
-//! Result format v1: the types a collector writes and every reader accepts.
+//! Result format v1, the envelope: what every run file (`RunFile`: tool,
+//! host, one untyped section per suite) and every samples file
+//! (`SamplesFile`, also what importers produce) holds, and the values
+//! several suites share (`Cache`, `NamedSize`). Each suite's `data` is typed
+//! in its own folder (`suites/<name>/data.rs`).
 //!
 //! `docs/format.md` explains each field and `docs/tickbook.schema.json` is the
-//! JSON Schema; keep all three in step. Readers ignore unknown fields (no
-//! `deny_unknown_fields`) so that minor versions can add fields.
+//! JSON Schema; keep them and the types in step. Readers ignore unknown fields
+//! (no `deny_unknown_fields`) so that minor versions can add fields.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -40,7 +40,7 @@ pub struct Options {
     pub dtw: DtwOptions,
     /// The clock whose per-operation times the Operations cell's summary,
     /// outliers, clustering and modes are of: `portable` (the paper's) or
-    /// `counter` (see `report/ops.rs`). An unknown value is refused when the
+    /// `counter` (see `suites/ops/report.rs`). An unknown value is refused when the
     /// options are read (`ReferenceClock`'s `Deserialize`).
     pub reference_clock: ReferenceClock,
     /// How big a file may be (`limits.rs`). Not an analysis parameter and

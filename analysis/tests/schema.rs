@@ -987,7 +987,7 @@ fn collected_file_validates() {
                     .any(|s| s.suite == "clocks" && s.status == "complete");
                 assert_eq!(doc.clocks.is_some(), ran_clocks, "{name}");
                 // Typed round trip: nothing the collector wrote is lost by the types
-                // (unknown fields aside, which the schema allows but format.rs should name).
+                // (unknown fields aside, which the schema allows but the types should name).
                 let again = serde_json::to_value(&doc.run).unwrap();
                 let lost: Vec<String> = lost_fields(&value, &again, "")
                     .into_iter()
@@ -995,8 +995,8 @@ fn collected_file_validates() {
                     .collect();
                 assert!(
                     lost.is_empty(),
-                    "{name}: fields not in format.rs (readers ignore them; add them to format.rs \
-                     and docs/format.md, or to KNOWN_EXTENSIONS with a line in the docs): {lost:?}"
+                    "{name}: fields not in the types (readers ignore them; add them to format.rs \
+                     or the suite's data.rs, and docs/format.md, or to KNOWN_EXTENSIONS with a line in the docs): {lost:?}"
                 );
             }
             Ok(Document::Samples(_)) => {}
@@ -1005,7 +1005,7 @@ fn collected_file_validates() {
     }
 }
 
-/// Fields the collector writes that format.rs does not (yet) type; listed in
+/// Fields the collector writes that the types do not (yet) name; listed in
 /// docs/format.md, "Collector extensions". Paths with indices replaced by `[]`.
 const KNOWN_EXTENSIONS: &[&str] = &[];
 
@@ -1029,28 +1029,14 @@ fn is_known_extension(path: &str) -> bool {
     KNOWN_EXTENSIONS.contains(&generic.as_str())
 }
 
-/// A suite's `data` through its type and back, for the suites whose data
-/// format.rs types (`None` for the others, or when it does not parse).
+/// A suite's `data` through its type and back (`None` for a suite this
+/// build does not type, or when it does not parse).
 fn retype_data(suite: Option<&Value>, data: &Value) -> Option<Value> {
-    fn via<T: serde::de::DeserializeOwned + serde::Serialize>(v: &Value) -> Option<Value> {
-        serde_json::from_value::<T>(v.clone())
-            .ok()
-            .map(|d| serde_json::to_value(d).unwrap())
-    }
-    match suite?.as_str()? {
-        "clocks" => via::<ClocksData>(data),
-        "bernoulli" => via::<BernoulliData>(data),
-        "ops" => via::<OpsData>(data),
-        "copy" => via::<CopyData>(data),
-        "alloc" => via::<AllocData>(data),
-        "trace" => via::<TraceData>(data),
-        "bottleneck" => via::<BottleneckData>(data),
-        _ => None,
-    }
+    tickbook_analysis::suites::typed_round_trip(suite?.as_str()?, data)
 }
 
 /// Object keys present in `written` but not in `typed` (what the types drop).
-/// Inside `data`, an untyped `Value`, the data of the suites format.rs types
+/// Inside `data`, an untyped `Value`, the data of the suites this build knows
 /// is re-typed so its unknown keys are found too (`config` stays free-form).
 fn lost_fields(written: &Value, typed: &Value, at: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -1217,7 +1203,7 @@ fn checkpointed_alloc_is_read() {
 
 /// The bernoulli and ops suites' data is checked when the suite is complete.
 /// (Schema only: whether this build's reader parses these suites is up to
-/// read.rs.)
+/// the reader.)
 #[test]
 fn bernoulli_and_ops_data_are_checked() {
     let v = validator();

@@ -12,6 +12,7 @@ use crate::error::{Checker, ReadError};
 use crate::options::Options;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 use std::sync::OnceLock;
 
 pub mod alloc;
@@ -88,7 +89,7 @@ pub trait Suite {
     const COMPARED: Option<&'static str> = None;
 
     /// What the section's `data` reads to (the whole file for `samples`).
-    type Data: DeserializeOwned;
+    type Data: DeserializeOwned + Serialize;
     type Report: Serialize;
 
     /// Checks of values the types do not make: finite, positive, lengths
@@ -165,6 +166,26 @@ macro_rules! suite_ids {
     };
 }
 registry!(runs => suite_ids);
+
+macro_rules! typed_round_trip {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        /// A section's `data` read by its suite's type and written back:
+        /// what the types keep of it (`None` for a suite this build does not
+        /// know, or data that do not read). The schema tests compare it with
+        /// what a collector wrote, to find fields the types would drop.
+        pub fn typed_round_trip(suite: &str, data: &Value) -> Option<Value> {
+            $(
+                if suite == <$f::$V as Suite>::NAME {
+                    let typed: <$f::$V as Suite>::Data =
+                        serde_json::from_value(data.clone()).ok()?;
+                    return serde_json::to_value(typed).ok();
+                }
+            )*
+            None
+        }
+    };
+}
+registry!(runs => typed_round_trip);
 
 macro_rules! cell_infos {
     ($($f:ident $V:ident $k:ident;)*) => {
