@@ -1,6 +1,7 @@
 //! The page's entry points into `tickbook-analysis`. Converts values and
 //! nothing else: every number comes from the analysis crate, and nothing here
 //! may panic across the boundary (errors become JS exceptions with a message).
+//! The list of cells comes from the analysis crate's registry (`cells`).
 
 use serde::Serialize;
 use tickbook_analysis::limits::Limits;
@@ -152,6 +153,14 @@ pub fn dtw(
     to_js(&a)
 }
 
+/// Every cell in the page's order, `[{name, title, cost}, …]`
+/// (`suites::cell_list`; `cost` orders the worker's progressive analysis,
+/// cheapest first): the page takes its cells' titles and order from it.
+#[wasm_bindgen]
+pub fn cells() -> Result<JsValue, JsError> {
+    to_js(&tickbook_analysis::suites::cell_list())
+}
+
 /// The default analysis options, for the page's controls.
 #[wasm_bindgen(js_name = defaultOptions)]
 pub fn default_options() -> Result<JsValue, JsError> {
@@ -200,31 +209,4 @@ pub fn max_file_bytes() -> f64 {
 #[wasm_bindgen]
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
-}
-
-/// The notebook's cells in display order: each one's name (the report's
-/// field and the page's `web/src/cells/<name>/`), its title, and its cost
-/// (the order the worker analyses a run in, cheapest first).
-#[wasm_bindgen]
-pub fn cells() -> Result<JsValue, JsError> {
-    #[derive(Serialize)]
-    struct CellInfo {
-        name: &'static str,
-        title: &'static str,
-        cost: u32,
-    }
-    const fn cell(name: &'static str, title: &'static str, cost: u32) -> CellInfo {
-        CellInfo { name, title, cost }
-    }
-    const CELLS: [CellInfo; 8] = [
-        cell("clocks", "Clocks", 0),
-        cell("bernoulli", "Bernoulli timing", 1),
-        cell("ops", "Operations", 3),
-        cell("copy", "Copy", 4),
-        cell("alloc", "Allocation and page placement", 7),
-        cell("trace", "Perturbation", 5),
-        cell("bottleneck", "Bottlenecks", 6),
-        cell("samples", "Samples", 2),
-    ];
-    to_js(&CELLS)
 }

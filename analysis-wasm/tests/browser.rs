@@ -2,7 +2,7 @@
 //! values cross the boundary intact and bad input never panics.
 
 use js_sys::{Array, Reflect};
-use tickbook_analysis_wasm::{analyze, default_options, version};
+use tickbook_analysis_wasm::{analyze, cells, default_options, version};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -89,4 +89,34 @@ fn bad_files_are_reports() {
 #[wasm_bindgen_test]
 fn version_is_the_crate_version() {
     assert_eq!(version(), env!("CARGO_PKG_VERSION"));
+}
+
+#[wasm_bindgen_test]
+fn cells_are_the_registry_in_page_order() {
+    let list = cells().unwrap();
+    let got: Vec<(String, String, f64)> = Array::from(&list)
+        .iter()
+        .map(|c| {
+            (
+                get(&c, "name").as_string().unwrap(),
+                get(&c, "title").as_string().unwrap(),
+                num(&c, "cost"),
+            )
+        })
+        .collect();
+    let want = [
+        ("clocks", "Clocks", 0.0),
+        ("bernoulli", "Bernoulli timing", 1.0),
+        ("ops", "Operations", 3.0),
+        ("copy", "Copy", 4.0),
+        ("alloc", "Allocation and page placement", 7.0),
+        ("trace", "Perturbation", 5.0),
+        ("bottleneck", "Bottlenecks", 6.0),
+        ("samples", "Samples", 2.0),
+    ];
+    let want: Vec<(String, String, f64)> = want
+        .iter()
+        .map(|(n, t, c)| (n.to_string(), t.to_string(), *c))
+        .collect();
+    assert_eq!(got, want);
 }

@@ -4,18 +4,25 @@
 //! code runs natively in `tickbook analyze` and, through `analysis-wasm`, in the
 //! page's Web Worker, so the terminal and the page show the same numbers.
 //!
-//! * [`format`] — the result-file types (format v1), written by the collector.
+//! * [`error`] — `ReadError` and the `Checker` every reader checks values
+//!   with; it uses nothing else of the crate.
+//! * [`format`] — the result-file envelope (format v1), written by the collector.
 //! * [`limits`] — how big one input may be (bytes, numbers, other values,
 //!   series), shared by the command line and the page.
-//! * [`read`] — parsing and validation of untrusted bytes into [`format`] types,
+//! * [`read`] — parsing and validation of untrusted bytes into documents,
 //!   with errors that name the JSON path and what was expected.
+//! * [`suites`] — one folder per suite: its data types, checks and report.
+//! * [`options`] — the analysis parameters a user can turn.
 //! * [`stats`] — the statistics (Welford, Hyndman–Fan quantiles, summaries, ECDF).
 //! * [`report`] — what a file analyses to: the model both front ends render.
 
+pub mod error;
 pub mod format;
 pub mod import;
 pub mod limits;
+pub mod options;
 pub mod read;
 pub mod report;
 pub mod stats;
+pub mod suites;
 pub mod units;

@@ -17,7 +17,7 @@
 //! `tickbook analyze` and `tickbook report` raise them with environment
 //! variables ([`Limits::from_vars`]); the page always uses the defaults.
 
-use crate::read::ReadError;
+use crate::error::ReadError;
 
 /// The limits for one input (a file, or a folder bundled into one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,6 +9,10 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tickbook_analysis::format::*;
 use tickbook_analysis::read::{read_document, Document};
+use tickbook_analysis::suites::SuiteId;
+use tickbook_analysis::suites::{
+    alloc::*, bernoulli::*, bottleneck::*, clocks::*, copy::*, ops::*, trace::*,
+};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -983,7 +987,7 @@ fn collected_file_validates() {
                     .any(|s| s.suite == "clocks" && s.status == "complete");
                 assert_eq!(doc.clocks.is_some(), ran_clocks, "{name}");
                 // Typed round trip: nothing the collector wrote is lost by the types
-                // (unknown fields aside, which the schema allows but format.rs should name).
+                // (unknown fields aside, which the schema allows but the types should name).
                 let again = serde_json::to_value(&doc.run).unwrap();
                 let lost: Vec<String> = lost_fields(&value, &again, "")
                     .into_iter()
@@ -991,8 +995,8 @@ fn collected_file_validates() {
                     .collect();
                 assert!(
                     lost.is_empty(),
-                    "{name}: fields not in format.rs (readers ignore them; add them to format.rs \
-                     and docs/format.md, or to KNOWN_EXTENSIONS with a line in the docs): {lost:?}"
+                    "{name}: fields not in the types (readers ignore them; add them to format.rs \
+                     or the suite's data.rs, and docs/format.md, or to KNOWN_EXTENSIONS with a line in the docs): {lost:?}"
                 );
             }
             Ok(Document::Samples(_)) => {}
@@ -1001,7 +1005,7 @@ fn collected_file_validates() {
     }
 }
 
-/// Fields the collector writes that format.rs does not (yet) type; listed in
+/// Fields the collector writes that the types do not (yet) name; listed in
 /// docs/format.md, "Collector extensions". Paths with indices replaced by `[]`.
 const KNOWN_EXTENSIONS: &[&str] = &[];
 
@@ -1025,28 +1029,14 @@ fn is_known_extension(path: &str) -> bool {
     KNOWN_EXTENSIONS.contains(&generic.as_str())
 }
 
-/// A suite's `data` through its type and back, for the suites whose data
-/// format.rs types (`None` for the others, or when it does not parse).
+/// A suite's `data` through its type and back (`None` for a suite this
+/// build does not type, or when it does not parse).
 fn retype_data(suite: Option<&Value>, data: &Value) -> Option<Value> {
-    fn via<T: serde::de::DeserializeOwned + serde::Serialize>(v: &Value) -> Option<Value> {
-        serde_json::from_value::<T>(v.clone())
-            .ok()
-            .map(|d| serde_json::to_value(d).unwrap())
-    }
-    match suite?.as_str()? {
-        "clocks" => via::<ClocksData>(data),
-        "bernoulli" => via::<BernoulliData>(data),
-        "ops" => via::<OpsData>(data),
-        "copy" => via::<CopyData>(data),
-        "alloc" => via::<AllocData>(data),
-        "trace" => via::<TraceData>(data),
-        "bottleneck" => via::<BottleneckData>(data),
-        _ => None,
-    }
+    tickbook_analysis::suites::typed_round_trip(suite?.as_str()?, data)
 }
 
 /// Object keys present in `written` but not in `typed` (what the types drop).
-/// Inside `data`, an untyped `Value`, the data of the suites format.rs types
+/// Inside `data`, an untyped `Value`, the data of the suites this build knows
 /// is re-typed so its unknown keys are found too (`config` stays free-form).
 fn lost_fields(written: &Value, typed: &Value, at: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -1204,7 +1194,7 @@ fn checkpointed_alloc_is_read() {
     assert_valid(&v, "checkpointed alloc", &value);
     match read_document("c.json", value.to_string().as_bytes()) {
         Ok(Document::Run(doc)) => {
-            assert!(doc.partial_alloc);
+            assert_eq!(doc.unfinished, [SuiteId::Alloc]);
             assert_eq!(doc.alloc, Some(full_alloc()));
         }
         other => panic!("{other:?}"),
@@ -1213,7 +1203,7 @@ fn checkpointed_alloc_is_read() {
 
 /// The bernoulli and ops suites' data is checked when the suite is complete.
 /// (Schema only: whether this build's reader parses these suites is up to
-/// read.rs.)
+/// the reader.)
 #[test]
 fn bernoulli_and_ops_data_are_checked() {
     let v = validator();
@@ -1568,4 +1558,117 @@ fn ops_core_clock_pairs_are_checked() {
         .unwrap()
         .remove("ticks_2n");
     assert!(read(&d).is_ok());
+}
+
+/// A run with every suite: its report's cells come in the page's order
+/// (`cell_list`), its JSON keys in the registry's order, and the per-suite
+/// filter keeps exactly the cells asked for.
+#[test]
+fn cells_follow_the_registry() {
+    use tickbook_analysis::report::{analyze_bytes, analyze_bytes_suites, Options};
+    use tickbook_analysis::suites::cell_list;
+    let mut run = full_run();
+    for (name, data) in [
+        ("trace", serde_json::to_value(full_trace()).unwrap()),
+        (
+            "bottleneck",
+            serde_json::to_value(full_bottleneck()).unwrap(),
+        ),
+    ] {
+        run.suites.push(Suite {
+            suite: name.into(),
+            status: "complete".into(),
+            error: None,
+            started_at: "2025-11-21T12:00:04Z".into(),
+            ended_at: "2025-11-21T12:00:05Z".into(),
+            config: json!({"quick": true}),
+            fallbacks: vec![],
+            data,
+        });
+    }
+    let bytes = serde_json::to_vec(&run).unwrap();
+    let opts = Options {
+        impact_resamples: 20,
+        ..Options::default()
+    };
+    let report = analyze_bytes("all.json", &bytes, &opts);
+    assert!(report.ok, "{:?}", report.error);
+    let cells: Vec<&str> = report.cells().iter().map(|c| c.name()).collect();
+    let page: Vec<&str> = cell_list()
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| *n != "samples")
+        .collect();
+    assert_eq!(cells, page);
+    assert_eq!(
+        cells,
+        [
+            "clocks",
+            "bernoulli",
+            "ops",
+            "copy",
+            "alloc",
+            "trace",
+            "bottleneck"
+        ]
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    let text = serde_json::to_string(&report).unwrap();
+    let keys = top_level_keys(&text);
+    assert_eq!(
+        keys,
+        [
+            "file",
+            "ok",
+            "kind",
+            "info",
+            "warnings",
+            "clocks",
+            "bernoulli",
+            "ops",
+            "copy",
+            "alloc",
+            "bottleneck",
+            "trace",
+            "options"
+        ]
+    );
+    let some = analyze_bytes_suites("all.json", &bytes, &opts, &["copy".into(), "trace".into()]);
+    let cells: Vec<&str> = some.cells().iter().map(|c| c.name()).collect();
+    assert_eq!(cells, ["copy", "trace"]);
+    assert_eq!(
+        serde_json::to_value(&some.copy).unwrap(),
+        json["copy"],
+        "a cell alone equals the cell of the whole analysis"
+    );
+}
+
+/// The keys of a JSON object in the order they are written (serde_json's
+/// `Value` sorts them).
+fn top_level_keys(text: &str) -> Vec<String> {
+    struct Keys(Vec<String>);
+    impl<'de> serde::Deserialize<'de> for Keys {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Keys;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("an object")
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(
+                    self,
+                    mut m: A,
+                ) -> Result<Keys, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(k) = m.next_key::<String>()? {
+                        m.next_value::<serde::de::IgnoredAny>()?;
+                        keys.push(k);
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            d.deserialize_map(V)
+        }
+    }
+    serde_json::from_str::<Keys>(text).unwrap().0
 }

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use tickbook_analysis::format::{BernoulliData, OpsData, Suite};
+use tickbook_analysis::format::Suite;
 use tickbook_analysis::read::{read_document, Document};
+use tickbook_analysis::suites::{bernoulli::BernoulliData, ops::OpsData};
 
 fn tmp_path(tag: &str) -> PathBuf {
     std::env::temp_dir().join(format!("tickbook-test-{tag}-{}.json", std::process::id()))

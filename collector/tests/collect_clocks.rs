@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tickbook_analysis::format::ClocksData;
 use tickbook_analysis::read::{read_document, Document, RunDocument};
 use tickbook_analysis::report::{analyze_bytes, Options};
+use tickbook_analysis::suites::clocks::ClocksData;
 
 fn tmp_path(tag: &str) -> PathBuf {
     std::env::temp_dir().join(format!("tickbook-test-{tag}-{}.json", std::process::id()))

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tickbook_analysis::format::{AllocData, CopyData, RunFile, Suite};
+use tickbook_analysis::format::{RunFile, Suite};
+use tickbook_analysis::suites::{alloc::AllocData, copy::CopyData};
 
 fn tmp_path(tag: &str) -> PathBuf {
     std::env::temp_dir().join(format!("tickbook-test-{tag}-{}.json", std::process::id()))

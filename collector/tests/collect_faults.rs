@@ -222,7 +222,7 @@ type Executions = std::collections::BTreeMap<u32, (String, bool, Option<String>,
 
 fn alloc_executions(run: &RunFile) -> Option<Executions> {
     let suite = run.suites.iter().find(|s| s.suite == "alloc")?;
-    let data: tickbook_analysis::format::AllocData =
+    let data: tickbook_analysis::suites::alloc::AllocData =
         serde_json::from_value(suite.data.clone()).ok()?;
     let mut out = Executions::new();
     for c in &data.configs {

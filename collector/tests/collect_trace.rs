@@ -7,8 +7,8 @@ mod common;
 use std::process::Command;
 use std::time::Instant;
 
-use tickbook_analysis::format::{TraceData, TraceRun};
 use tickbook_analysis::read::{read_document, Document};
+use tickbook_analysis::suites::trace::{TraceData, TraceRun};
 
 fn col(run: &TraceRun, name: &str) -> Option<Vec<f64>> {
     let i = run.columns.iter().position(|c| c == name)?;

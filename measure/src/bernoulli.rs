@@ -12,7 +12,7 @@
 use std::hint::black_box;
 
 use serde_json::json;
-use tickbook_analysis::format::{BernoulliData, BernoulliEvent, BernoulliTrials};
+use tickbook_analysis::suites::bernoulli::{BernoulliData, BernoulliEvent, BernoulliTrials};
 
 use super::scan::{self, ScanLimits};
 use super::{interrupted_failure, signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};

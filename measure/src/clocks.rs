@@ -4,8 +4,8 @@
 
 use indicatif::ProgressBar;
 use serde_json::json;
-use tickbook_analysis::format::{ClockMeasurement, ClocksData, CrossCpuCheck, ReadCost};
 use tickbook_analysis::report::{clocks_report, Options};
+use tickbook_analysis::suites::clocks::{ClockMeasurement, ClocksData, CrossCpuCheck, ReadCost};
 
 use super::scan::{self, ScanLimits};
 use super::{affinity, host, signals, tsc, Ctx, SuiteOutput, SuiteResult};

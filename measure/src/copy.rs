@@ -10,7 +10,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use serde_json::json;
-use tickbook_analysis::format::{Cache, CopyCase, CopyData, NamedSize};
+use tickbook_analysis::format::{Cache, NamedSize};
+use tickbook_analysis::suites::copy::{CopyCase, CopyData};
 
 use super::alloc::mem::Mapping;
 use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};

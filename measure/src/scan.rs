@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use tickbook_analysis::format::ClockScan;
+use tickbook_analysis::suites::clocks::ClockScan;
 
 use super::{affinity, signals};
 

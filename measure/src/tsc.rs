@@ -2,7 +2,7 @@
 //! can be read, how to read it, and every source of its frequency.
 
 use serde_json::{json, Value};
-use tickbook_analysis::format::{CalibrationWindow, FrequencySource};
+use tickbook_analysis::suites::clocks::{CalibrationWindow, FrequencySource};
 
 use super::signals;
 

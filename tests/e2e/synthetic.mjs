@@ -1,7 +1,7 @@
 // SYNTHETIC data for the page's operations cell, used only while the real
 // `tickbook collect ops` is unavailable (or fails) on the machine running the
-// tests. The file matches analysis/src/format.rs (OpsData, OpMeasurement,
-// CoreClock) and says in its host notes and command line that it is
+// tests. The file matches analysis/src/suites/ops/data.rs (OpsData,
+// OpMeasurement, CoreClock) and says in its host notes and command line that it is
 // synthetic; nothing measured is in it. Values are deterministic (seeded).
 
 // Costs in core cycles per operation, roughly those of a recent x86 core.

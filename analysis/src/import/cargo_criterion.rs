@@ -7,9 +7,9 @@
 //! `measured_values[i] / iteration_count[i]`; one execution per benchmark
 //! (one process ran all its samples).
 
-use super::{metadata, samples_file, Cx, Format};
+use super::{metadata, samples_file, Format};
+use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
-use crate::read::ReadError;
 use serde_json::{json, Map, Value};
 
 /// Whether the bytes are such a stream: the first non-blank line is a JSON
@@ -27,10 +27,7 @@ pub fn looks_like_stream(bytes: &[u8]) -> bool {
 }
 
 pub fn read(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
-    let cx = Cx {
-        file,
-        format: Format::CargoCriterion,
-    };
+    let cx = Format::CargoCriterion.checker(file);
     let mut values = Vec::new();
     for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
         if line.iter().all(u8::is_ascii_whitespace) {
@@ -51,7 +48,7 @@ pub fn read(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
 }
 
 pub(crate) fn read_value_lines<'v>(
-    cx: &Cx,
+    cx: &Checker,
     lines: impl Iterator<Item = (usize, &'v Value)>,
 ) -> Result<SamplesFile, ReadError> {
     let mut series = Vec::new();

@@ -11,13 +11,14 @@
 //! run) and `change/` are skipped. The estimates are kept under
 //! `metadata.tool_statistics`.
 
-use super::{metadata, samples_file, Cx, Format};
+use super::{metadata, samples_file, Format, Imported};
+use crate::error::Checker;
+use crate::error::ReadError;
 use crate::format::{SamplesFile, Series};
-use crate::read::{read_document, Document, ReadError};
 use serde_json::{Map, Value};
 
 /// One benchmark's per-iteration times from a parsed `sample.json`.
-fn per_iteration(cx: &Cx, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, ReadError> {
+fn per_iteration(cx: &Checker, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, ReadError> {
     let p = |k: &str| {
         if at.is_empty() {
             k.to_string()
@@ -56,7 +57,7 @@ fn per_iteration(cx: &Cx, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, 
 }
 
 /// Criterion's estimates, trimmed to point estimates and CIs.
-fn estimates(cx: &Cx, v: &Value) -> Result<Value, ReadError> {
+fn estimates(cx: &Checker, v: &Value) -> Result<Value, ReadError> {
     let o = cx.obj(v, "")?;
     let mut out = Map::new();
     for (k, e) in o {
@@ -90,7 +91,7 @@ iteration (its time over its exact iteration count); all samples of a benchmark 
 process, so it is one execution.";
 
 /// A `sample.json` loaded by itself (no name, no estimates beside it).
-pub(crate) fn read_lone_sample(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+pub(crate) fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let o = cx.obj(v, "")?;
     let xs = per_iteration(cx, o, "")?;
     let name = cx
@@ -111,7 +112,7 @@ pub(crate) fn read_lone_sample(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadEr
     )
 }
 
-fn parse(cx: &Cx, bytes: &[u8]) -> Result<Value, ReadError> {
+fn parse(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
     serde_json::from_slice(bytes).map_err(|e| cx.err(None, format!("not valid JSON: {e}")))
 }
 
@@ -119,7 +120,7 @@ fn parse(cx: &Cx, bytes: &[u8]) -> Result<Value, ReadError> {
 /// `…/sample.json` not under `base/` or `change/` is one benchmark, named by
 /// the `benchmark.json` beside it (else its directory). When the entries hold
 /// no `sample.json` but exactly one other file, that file is read as usual.
-pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile, ReadError> {
+pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, ReadError> {
     let norm: Vec<(String, &[u8])> = entries
         .iter()
         .map(|(p, b)| {
@@ -150,14 +151,11 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
     samples.sort_by(|a, b| a.0.cmp(&b.0));
     if samples.is_empty() {
         if let [(p, b)] = norm.as_slice() {
-            return match read_document(&format!("{name}/{p}"), b)? {
-                Document::Samples(s) => Ok(s),
-                Document::Run(_) => Err(ReadError {
-                    file: name.into(),
-                    path: None,
-                    message: "a folder holding a tickbook run file: load the file itself".into(),
-                }),
-            };
+            return Ok(Imported::LoneFile {
+                folder: name.into(),
+                file: format!("{name}/{p}"),
+                bytes: b.to_vec(),
+            });
         }
         let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
         return Err(ReadError {
@@ -178,10 +176,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
     let mut series_out = Vec::new();
     for (path, bytes) in samples {
         let file = format!("{name}/{path}");
-        let cx = Cx {
-            file: &file,
-            format: Format::CriterionSample,
-        };
+        let cx = Format::CriterionSample.checker(&file);
         let dir = path
             .strip_suffix("sample.json")
             .unwrap_or("")
@@ -206,20 +201,14 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
         let est = match find(dir, "estimates.json") {
             Some(b) => {
                 let efile = format!("{name}/{dir}/estimates.json");
-                let ecx = Cx {
-                    file: &efile,
-                    format: Format::CriterionEstimates,
-                };
+                let ecx = Format::CriterionEstimates.checker(&efile);
                 Some(estimates(&ecx, &parse(&ecx, b)?)?)
             }
             None => None,
         };
         series_out.push(series(bench_name, xs, o.get("sampling_mode"), est));
     }
-    let cx = Cx {
-        file: name,
-        format: Format::CriterionSample,
-    };
+    let cx = Format::CriterionSample.checker(name);
     samples_file(
         &cx,
         "Criterion.rs (target/criterion)".into(),
@@ -227,4 +216,5 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<SamplesFile
         None,
         series_out,
     )
+    .map(Imported::Samples)
 }

@@ -9,9 +9,9 @@
 //! tool's statistics: never samples, kept under `metadata.tool_statistics`.
 //! Each benchmark gives two series, `NAME real_time` and `NAME cpu_time`.
 
-use super::{metadata, samples_file, Cx};
+use super::{metadata, samples_file};
+use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
-use crate::read::ReadError;
 use serde_json::{json, Map, Value};
 
 struct Bench {
@@ -24,7 +24,7 @@ struct Bench {
     errors: Vec<String>,
 }
 
-pub(crate) fn read(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let context = cx.obj(cx.field(top, "context", "")?, "context")?;
     let entries = cx.arr(cx.field(top, "benchmarks", "")?, "benchmarks")?;

@@ -8,12 +8,12 @@
 //! `metadata.tool_statistics`. `memory_usage_byte` (hyperfine ≥ 1.19), when
 //! present, becomes a series `COMMAND [max RSS]` in bytes.
 
-use super::{metadata, samples_file, Cx};
+use super::{metadata, samples_file};
+use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
-use crate::read::ReadError;
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let results = cx.arr(cx.field(top, "results", "")?, "results")?;
     let mut series = Vec::new();

@@ -10,12 +10,12 @@
 //! `scoreConfidence` and `scorePercentiles` are kept under
 //! `metadata.tool_statistics`.
 
-use super::{metadata, samples_file, Cx};
+use super::{metadata, samples_file};
+use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
-use crate::read::ReadError;
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let items = cx.arr(v, "")?;
     let mut series = Vec::new();
     let mut skipped = Vec::new();
@@ -115,7 +115,7 @@ pub(crate) fn read(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
 /// One metric (primary or secondary) as a series, or `None` when it has no
 /// `rawData` (sample-mode histograms only).
 fn metric(
-    cx: &Cx,
+    cx: &Checker,
     m: &Value,
     at: &str,
     name: &str,

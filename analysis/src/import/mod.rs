@@ -14,8 +14,8 @@
 //! The format is detected from the content, never the file name. Errors name
 //! the format and the JSON path inside the foreign file.
 
+use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
-use crate::read::ReadError;
 use serde_json::{Map, Value};
 
 pub mod cargo_criterion;
@@ -59,6 +59,12 @@ impl Format {
             Format::CargoCriterion => "cargo-criterion JSON stream",
             Format::Folder => "folder",
         }
+    }
+
+    /// The checker of a file in this format: every message starts with the
+    /// format's label.
+    pub fn checker(self, file: &str) -> Checker<'_> {
+        Checker::of_format(file, self.label())
     }
 }
 
@@ -126,11 +132,25 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
     }
 }
 
+/// What an importer made of its input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Imported {
+    Samples(SamplesFile),
+    /// A folder with no Criterion.rs `sample.json` but exactly one other
+    /// file: to be read as that file alone (by `crate::read`, which knows
+    /// every format). `folder` names the folder in messages.
+    LoneFile {
+        folder: String,
+        file: String,
+        bytes: Vec<u8>,
+    },
+}
+
 /// Import a parsed foreign document, or `None` when it is none of the formats.
-pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadError>> {
+pub fn import_value(file: &str, v: &Value) -> Option<Result<Imported, ReadError>> {
     let format = detect(v)?;
-    let cx = Cx { file, format };
-    Some(match format {
+    let cx = format.checker(file);
+    let samples = match format {
         Format::Pyperf => pyperf::read(&cx, v),
         Format::Jmh => jmh::read(&cx, v),
         Format::GoogleBenchmark => google_benchmark::read(&cx, v),
@@ -142,8 +162,9 @@ pub fn import_value(file: &str, v: &Value) -> Option<Result<SamplesFile, ReadErr
              folder (target/criterion/…) or its new/sample.json",
         )),
         Format::CargoCriterion => cargo_criterion::read_value_lines(&cx, std::iter::once((1, v))),
-        Format::Folder => folder(&cx, v),
-    })
+        Format::Folder => return Some(folder(&cx, v)),
+    };
+    Some(samples.map(Imported::Samples))
 }
 
 /// A folder's files as the one document the page reads (`Format::Folder`),
@@ -161,7 +182,7 @@ pub fn folder_bundle(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
 }
 
 /// The page's folder bundle: entries as (path, bytes), then the folder reader.
-fn folder(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+fn folder(cx: &Checker, v: &Value) -> Result<Imported, ReadError> {
     let o = cx.obj(v, "")?;
     let items = cx.arr(cx.field(o, "entries", "")?, "entries")?;
     let mut entries = Vec::with_capacity(items.len());
@@ -183,136 +204,10 @@ pub fn name_parse_error(bytes: &[u8], mut e: ReadError) -> ReadError {
     e
 }
 
-/// Where an importer is: the file and the format, for messages.
-pub(crate) struct Cx<'a> {
-    pub file: &'a str,
-    pub format: Format,
-}
-
-impl Cx<'_> {
-    pub fn err(&self, path: Option<String>, message: impl AsRef<str>) -> ReadError {
-        ReadError {
-            file: self.file.to_string(),
-            path,
-            message: format!("{}: {}", self.format.label(), message.as_ref()),
-        }
-    }
-
-    fn at(&self, path: &str, message: impl AsRef<str>) -> ReadError {
-        let p = path.strip_prefix('.').unwrap_or(path);
-        self.err((!p.is_empty()).then(|| p.to_string()), message)
-    }
-
-    pub fn obj<'v>(&self, v: &'v Value, path: &str) -> Result<&'v Map<String, Value>, ReadError> {
-        v.as_object()
-            .ok_or_else(|| self.at(path, format!("expected an object, found {}", kind(v))))
-    }
-
-    pub fn arr<'v>(&self, v: &'v Value, path: &str) -> Result<&'v Vec<Value>, ReadError> {
-        v.as_array()
-            .ok_or_else(|| self.at(path, format!("expected an array, found {}", kind(v))))
-    }
-
-    /// A required field of an object.
-    pub fn field<'v>(
-        &self,
-        o: &'v Map<String, Value>,
-        key: &str,
-        path: &str,
-    ) -> Result<&'v Value, ReadError> {
-        o.get(key)
-            .ok_or_else(|| self.at(path, format!("missing \"{key}\"")))
-    }
-
-    pub fn str<'v>(&self, v: &'v Value, path: &str) -> Result<&'v str, ReadError> {
-        v.as_str()
-            .ok_or_else(|| self.at(path, format!("expected a string, found {}", kind(v))))
-    }
-
-    /// A measurement: a finite number ≥ 0.
-    pub fn sample(&self, v: &Value, path: &str) -> Result<f64, ReadError> {
-        match v.as_f64() {
-            Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
-            Some(x) => Err(self.at(
-                path,
-                format!("measurement is {x}: expected a finite number ≥ 0"),
-            )),
-            None => Err(self.at(path, format!("expected a number, found {}", kind(v)))),
-        }
-    }
-
-    /// An array of measurements.
-    pub fn samples(&self, v: &Value, path: &str) -> Result<Vec<f64>, ReadError> {
-        self.arr(v, path)?
-            .iter()
-            .enumerate()
-            .map(|(i, x)| self.sample(x, &format!("{path}[{i}]")))
-            .collect()
-    }
-
-    /// A measurement per iteration: `total / count` for the count at
-    /// `count_path`, which must be > 0 and leave the quotient finite (a
-    /// count such as 5e-324 makes any time infinite).
-    pub fn per_iteration(
-        &self,
-        total: f64,
-        total_path: &str,
-        count: &Value,
-        count_path: &str,
-    ) -> Result<f64, ReadError> {
-        let n = self.positive(count, count_path)?;
-        let x = total / n;
-        if x.is_finite() {
-            Ok(x)
-        } else {
-            let total_at = total_path.strip_prefix('.').unwrap_or(total_path);
-            Err(self.at(
-                count_path,
-                format!(
-                    "{total_at} / this count = {} / {} is {x}: expected a count that \
-                     gives a finite measurement per iteration",
-                    short(total),
-                    short(n)
-                ),
-            ))
-        }
-    }
-
-    /// A positive count (iterations, loops).
-    pub fn positive(&self, v: &Value, path: &str) -> Result<f64, ReadError> {
-        match v.as_f64() {
-            Some(x) if x.is_finite() && x > 0.0 => Ok(x),
-            Some(x) => Err(self.at(path, format!("is {x}: expected a number > 0"))),
-            None => Err(self.at(path, format!("expected a number, found {}", kind(v)))),
-        }
-    }
-}
-
-/// A number as a message shows it: in exponent form when plain digits
-/// would run long (`{}` writes 2e-323 with 323 digits).
-fn short(x: f64) -> String {
-    if x != 0.0 && (x.abs() < 1e-6 || x.abs() >= 1e15) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
-    }
-}
-
-pub(crate) fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// A `samples` document from imported series; an error when nothing usable
 /// was found.
 pub(crate) fn samples_file(
-    cx: &Cx,
+    cx: &Checker,
     source: String,
     description: Option<String>,
     host: Option<Value>,

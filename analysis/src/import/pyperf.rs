@@ -9,12 +9,12 @@
 //! as a series `NAME [warm-up]` (one execution per worker run), never mixed
 //! with the values pyperf's own statistics use.
 
-use super::{metadata, samples_file, Cx};
+use super::{metadata, samples_file};
+use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
-use crate::read::ReadError;
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Cx, v: &Value) -> Result<SamplesFile, ReadError> {
+pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let common = match top.get("metadata") {
         Some(m) => cx.obj(m, "metadata")?.clone(),

@@ -16,21 +16,22 @@
 //! configuration) on the same host from several files are concatenated and
 //! analysed as one set of executions.
 
-use super::executions::{execution_stats, ExecutionStats};
 use super::Options;
-use crate::read::{read_document_within, Document, RunDocument};
+use crate::read::{read_document_within, Document};
 use crate::stats::bootstrap::{
     mean, median_replicates, percentile_ci, BootstrapCi, Replicates, Side,
 };
 use crate::stats::compare::{differ, relative_difference, Est};
 use crate::stats::executions::{mean_of_means_replicates, random_effects};
+use crate::suites::executions::{execution_stats, ExecutionStats};
+use crate::suites::{registry, Item, Measurements, Suite};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ComparisonReport {
     pub files: Vec<ComparedFile>,
-    /// Suites present in at least two readable files, in a fixed order
-    /// (clocks, ops, copy, alloc, samples).
+    /// Suites present in at least two readable files, in the page's order
+    /// of cells (those with `Suite::COMPARED`).
     pub suites: Vec<SuiteComparison>,
     /// Whether pooling was asked for; `pooled` is empty otherwise.
     pub pooling: bool,
@@ -118,33 +119,49 @@ pub struct PooledItem {
     pub stats: Option<ExecutionStats>,
 }
 
-/// The measurements of one item: flat samples (summarised by the median) or
-/// measurements grouped by execution (summarised by the mean of execution
-/// means).
-enum Data {
-    Flat(Vec<f64>),
-    Grouped(Vec<Vec<f64>>),
-}
+macro_rules! compared {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        /// The cells files are compared on, in the page's order: (name,
+        /// statistic).
+        fn compared_cells() -> Vec<(&'static str, &'static str)> {
+            let mut cells = Vec::new();
+            $(
+                if let Some(statistic) = <crate::suites::$f::$V as Suite>::COMPARED {
+                    cells.push((
+                        <crate::suites::$f::$V as Suite>::ORDER,
+                        <crate::suites::$f::$V as Suite>::NAME,
+                        statistic,
+                    ));
+                }
+            )*
+            cells.sort_by_key(|c| c.0);
+            cells.into_iter().map(|(_, name, statistic)| (name, statistic)).collect()
+        }
 
-struct Item {
-    key: String,
-    unit: String,
-    data: Data,
-}
+        /// Whether `doc` has data for the cell `name`.
+        fn has_data(doc: &Document, name: &str) -> bool {
+            let data = doc.data();
+            $(
+                if name == <crate::suites::$f::$V as Suite>::NAME {
+                    return data.$f.is_some();
+                }
+            )*
+            false
+        }
 
-const SUITES: [(&str, &str); 5] = [
-    ("clocks", "median read cost of each clock (ns per read)"),
-    ("ops", "median ns per operation (portable clock)"),
-    ("copy", "median ns per copy"),
-    (
-        "alloc",
-        "mean time per measurement (random-effects CI over executions)",
-    ),
-    (
-        "samples",
-        "mean of execution means (random-effects CI; bootstrap of the mean for one measurement per execution)",
-    ),
-];
+        /// The items of the cell `name` in `doc`.
+        fn items_of(doc: &Document, name: &str) -> Vec<Item> {
+            let data = doc.data();
+            $(
+                if name == <crate::suites::$f::$V as Suite>::NAME {
+                    return data.$f.map(<crate::suites::$f::$V as Suite>::items).unwrap_or_default();
+                }
+            )*
+            Vec::new()
+        }
+    };
+}
+registry!(compared);
 
 /// Read every entry (name, bytes) and compare. Never panics: an unreadable
 /// file is listed with its error and takes part in nothing.
@@ -169,7 +186,7 @@ pub fn compare_documents(
 ) -> ComparisonReport {
     let files: Vec<ComparedFile> = docs.iter().map(|(n, d)| compared_file(n, d)).collect();
     let mut suites = Vec::new();
-    for (suite, statistic) in SUITES {
+    for (suite, statistic) in compared_cells() {
         let holders: Vec<usize> = (0..docs.len())
             .filter(|&i| files[i].suites.iter().any(|s| s == suite))
             .collect();
@@ -208,141 +225,40 @@ fn compared_file(name: &str, doc: &Result<Document, String>) -> ComparedFile {
         started_at: None,
         suites: Vec::new(),
     };
-    match doc {
-        Ok(Document::Run(r)) => {
-            f.host = Some(r.run.host.hostname.clone());
-            f.started_at = Some(r.run.started_at.clone());
-            let has = [
-                ("clocks", r.clocks.is_some()),
-                ("ops", r.ops.is_some()),
-                ("copy", r.copy.is_some()),
-                ("alloc", r.alloc.is_some()),
-            ];
-            f.suites = has
-                .iter()
-                .filter(|(_, h)| *h)
-                .map(|(s, _)| s.to_string())
-                .collect();
+    if let Ok(d) = doc {
+        match d {
+            Document::Run(r) => {
+                f.host = Some(r.run.host.hostname.clone());
+                f.started_at = Some(r.run.started_at.clone());
+            }
+            Document::Samples(s) => {
+                f.host = s
+                    .host
+                    .as_ref()
+                    .and_then(|h| h.get("hostname"))
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string);
+            }
         }
-        Ok(Document::Samples(s)) => {
-            f.host = s
-                .host
-                .as_ref()
-                .and_then(|h| h.get("hostname"))
-                .and_then(|v| v.as_str())
-                .map(str::to_string);
-            f.suites = vec!["samples".into()];
-        }
-        Err(_) => {}
+        f.suites = compared_cells()
+            .into_iter()
+            .filter(|(name, _)| has_data(d, name))
+            .map(|(name, _)| name.to_string())
+            .collect();
     }
     f
 }
 
-fn run_items(r: &RunDocument, suite: &str) -> Vec<Item> {
-    let flat = |key: String, unit: &str, xs: Vec<f64>| Item {
-        key,
-        unit: unit.into(),
-        data: Data::Flat(xs),
-    };
-    match suite {
-        "clocks" => r
-            .clocks
-            .iter()
-            .flat_map(|c| &c.clocks)
-            .filter(|c| c.available)
-            .filter_map(|c| {
-                let rc = c.read_cost.as_ref()?;
-                Some(flat(c.name.clone(), "ns", rc.samples_ns.clone()))
-            })
-            .collect(),
-        "ops" => r
-            .ops
-            .iter()
-            .flat_map(|d| d.ops.iter().map(move |op| (d, op)))
-            .filter(|(_, op)| op.available)
-            .map(|(d, op)| {
-                // As the ops cell: (t(2n) − t(n)) / n per repetition.
-                let xs = op
-                    .portable_n_ns
-                    .iter()
-                    .zip(&op.portable_2n_ns)
-                    .map(|(a, b)| (b - a) / d.copies as f64)
-                    .collect();
-                flat(format!("{} · {}", op.name, op.form), "ns", xs)
-            })
-            .collect(),
-        "copy" => r
-            .copy
-            .iter()
-            .flat_map(|d| &d.cases)
-            .filter(|c| c.available)
-            .map(|c| {
-                let key = format!(
-                    "{} · {} B · variant {} · align {} · src+{} dst+{}{}",
-                    c.implementation,
-                    c.length,
-                    c.variant,
-                    c.alignment,
-                    c.src_offset,
-                    c.dst_offset,
-                    if c.same_array { " · same array" } else { "" }
-                );
-                flat(key, "ns", c.samples_ns.clone())
-            })
-            .collect(),
-        "alloc" => r
-            .alloc
-            .iter()
-            .flat_map(|d| &d.configs)
-            .filter(|c| c.available)
-            .filter_map(|c| {
-                let ex: Vec<Vec<f64>> = c
-                    .executions
-                    .iter()
-                    .filter(|e| e.ok && !e.measurements.is_empty())
-                    .map(|e| e.measurements.clone())
-                    .collect();
-                (!ex.is_empty()).then(|| Item {
-                    key: format!(
-                        "{} · {}×{} · {} · {}",
-                        c.workload, c.size_factor, c.cache, c.strategy, c.allocator
-                    ),
-                    unit: c.unit.clone(),
-                    data: Data::Grouped(ex),
-                })
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn items_of(doc: &Document, suite: &str) -> Vec<Item> {
-    match (doc, suite) {
-        (Document::Run(r), _) => run_items(r, suite),
-        (Document::Samples(s), "samples") => s
-            .series
-            .iter()
-            .filter(|x| !x.executions.is_empty() && x.executions.iter().all(|e| !e.is_empty()))
-            .map(|x| Item {
-                key: x.name.clone(),
-                unit: x.unit.clone(),
-                data: Data::Grouped(x.executions.clone()),
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// The estimate with its CI that the item's own cell shows; `own`: the
 /// item's medians over the seed's stream (`replicates`), for flat data.
-fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
+fn estimate(d: &Measurements, own: Option<&Replicates>, o: &Options) -> Option<Est> {
     let from = |c: BootstrapCi| Est {
         estimate: c.estimate,
         lo: c.lo,
         hi: c.hi,
     };
     match d {
-        Data::Flat(_) => {
+        Measurements::Flat(_) => {
             // The cells' median CI (median_ci: the same draws, the same values).
             let bo = &o.bootstrap;
             if !(bo.confidence > 0.0 && bo.confidence < 1.0) {
@@ -350,7 +266,7 @@ fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
             }
             own?.ci(bo).map(from)
         }
-        Data::Grouped(ex) => {
+        Measurements::Grouped(ex) => {
             if ex.iter().all(|e| e.len() == 1) {
                 let xs: Vec<f64> = ex.iter().flatten().copied().collect();
                 return percentile_ci(&xs, mean, &o.bootstrap).map(from);
@@ -372,11 +288,13 @@ fn estimate(d: &Data, own: Option<&Replicates>, o: &Options) -> Option<Est> {
 /// numerator of its ratio to the baseline; the baseline's under-side ones
 /// are the denominator of every file's ratio. With 24 files, an item was
 /// resampled 70 times (each CI, then both sides of each of 23 ratios); now 25.
-fn replicates(d: &Data, o: &Options, side: Side) -> Option<Replicates> {
+fn replicates(d: &Measurements, o: &Options, side: Side) -> Option<Replicates> {
     match d {
-        Data::Flat(xs) if o.bootstrap.resamples > 0 => median_replicates(xs, &o.bootstrap, side),
-        Data::Flat(_) => None,
-        Data::Grouped(ex) => mean_of_means_replicates(ex, &o.bootstrap, side),
+        Measurements::Flat(xs) if o.bootstrap.resamples > 0 => {
+            median_replicates(xs, &o.bootstrap, side)
+        }
+        Measurements::Flat(_) => None,
+        Measurements::Grouped(ex) => mean_of_means_replicates(ex, &o.bootstrap, side),
     }
 }
 
@@ -409,7 +327,7 @@ fn compare_suite(
                 .iter()
                 .enumerate()
                 .map(|(j, f)| {
-                    f.filter(|it| j > 0 || matches!(it.data, Data::Flat(_)))
+                    f.filter(|it| j > 0 || matches!(it.data, Measurements::Flat(_)))
                         .and_then(|it| replicates(&it.data, o, Side::Over))
                 })
                 .collect();
@@ -515,11 +433,13 @@ fn pool_items(
         executions: Vec<Vec<f64>>,
     }
     let mut groups: Vec<Group> = Vec::new();
-    for suite in ["alloc", "samples"] {
+    for (suite, _) in compared_cells() {
         for (i, (_, doc)) in docs.iter().enumerate() {
             let Ok(doc) = doc else { continue };
             for it in items_of(doc, suite) {
-                let Data::Grouped(ex) = it.data else { continue };
+                let Measurements::Grouped(ex) = it.data else {
+                    continue;
+                };
                 let host = files[i].host.clone();
                 let g = match groups.iter_mut().find(|g| {
                     g.suite == suite && g.key == it.key && g.host == host && g.unit == it.unit
@@ -658,7 +578,7 @@ mod tests {
             .map(|_| med(&a, &mut ra) / med(&b, &mut rb))
             .collect();
         let direct = interval_from(median(&a) / median(&b), reps, &o.bootstrap);
-        let (da, db) = (Data::Flat(a.clone()), Data::Flat(b.clone()));
+        let (da, db) = (Measurements::Flat(a.clone()), Measurements::Flat(b.clone()));
         let own = replicates(&da, &o, Side::Over).unwrap();
         let under = replicates(&db, &o, Side::Under).unwrap();
         assert_eq!(own.ratio_ci(&under, &o.bootstrap), direct);

@@ -280,7 +280,8 @@ mod tests {
         (a - b).abs() <= 1e-12 * b.abs().max(1e-300)
     }
 
-    // ../shared/REFERENCE_VECTORS.md (dtw-python 1.9).
+    // Reference vectors: dtw-python 1.9 on A and B (its step patterns and
+    // normalisation).
     #[test]
     fn reference_vector_symmetric1() {
         let r = dtw(&A, &B, Symmetric1, None).unwrap();

@@ -1,6 +1,7 @@
-//! Statistics, each in its own module. Conventions (quantile types, variance,
-//! fences) follow `../shared/REFERENCE_VECTORS.md` so numbers match R, numpy
-//! and scipy.
+//! Statistics, each in its own module. Conventions follow R, numpy and
+//! scipy so numbers match theirs: quantiles of Hyndman–Fan type 7 by
+//! default, sample variance with n − 1, Tukey's fences at 1.5·IQR; reference
+//! vectors computed with those libraries are tests.
 
 pub mod bernoulli;
 pub mod bootstrap;

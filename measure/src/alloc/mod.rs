@@ -27,7 +27,8 @@ use nix::sys::signal::{killpg, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 use serde_json::json;
-use tickbook_analysis::format::{AllocConfig, AllocData, AllocExecution, Cache};
+use tickbook_analysis::format::Cache;
+use tickbook_analysis::suites::alloc::{AllocConfig, AllocData, AllocExecution};
 
 use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 use child::{ChildConfig, ChildReport};

@@ -18,9 +18,9 @@ mod kernels;
 use std::time::Instant;
 
 use serde_json::json;
-use tickbook_analysis::format::{
-    BottleneckCase, BottleneckData, BottleneckKernel, Cache, NamedSize,
-};
+use tickbook_analysis::format::{Cache, NamedSize};
+use tickbook_analysis::suites::bottleneck::{BottleneckCase, BottleneckData, BottleneckKernel};
+use tickbook_analysis::suites::ops::OpMeasurement;
 
 use super::{ops, signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 use kernels::Kernel;
@@ -412,8 +412,8 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
 /// table's `branch_taken` (1000 copies of `cmp; jne` to the next
 /// instruction) measures a dense run of distinct taken branches, which the
 /// front end serves far slower than the one hot back edge of a loop.
-fn loop_branch_cost(reps: usize, use_counter: bool) -> tickbook_analysis::format::OpMeasurement {
-    let mut m = tickbook_analysis::format::OpMeasurement {
+fn loop_branch_cost(reps: usize, use_counter: bool) -> OpMeasurement {
+    let mut m = OpMeasurement {
         name: kernels::BRANCH.to_string(),
         group: "branch".to_string(),
         form: "throughput".to_string(),
@@ -477,7 +477,7 @@ fn output(
     counter_hz: Option<f64>,
     tick: f64,
     read_cost: &[f64],
-    costs: &[tickbook_analysis::format::OpMeasurement],
+    costs: &[OpMeasurement],
     caches: &[NamedSize],
     kernels: &[BottleneckKernel],
     cases: &[BottleneckCase],

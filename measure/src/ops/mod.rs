@@ -16,7 +16,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use serde_json::json;
-use tickbook_analysis::format::{CoreClock, OpMeasurement, OpsData};
+use tickbook_analysis::suites::ops::{CoreClock, OpMeasurement, OpsData};
 
 use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 

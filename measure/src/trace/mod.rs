@@ -22,7 +22,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tickbook_analysis::format::{
+use tickbook_analysis::suites::trace::{
     InstrumentationLevel, TraceData, TraceMetric, TraceRun, TraceWorkload,
 };
 

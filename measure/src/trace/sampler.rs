@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use perf_event::events::{Cache, CacheId, CacheOp, CacheResult, Hardware, Software};
 use perf_event::Builder;
-use tickbook_analysis::format::{TraceMetric, UnavailableMetric};
+use tickbook_analysis::suites::trace::{TraceMetric, UnavailableMetric};
 
 use super::counters::Probe;
 

@@ -1,9 +1,11 @@
 //! The Samples cell: summaries, fences and outliers of named series grouped
 //! by execution.
 
-use super::{ClusteringReport, Options};
 use crate::format::{SamplesFile, Series};
+use crate::options::Options;
 use crate::stats::{Ecdf, Fences, Summary};
+use crate::suites::executions::{execution_stats, ExecutionStats};
+use crate::suites::ops::{clustering_report, ClusteringReport};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -48,7 +50,7 @@ pub struct SeriesReport {
     pub per_execution: Vec<ExecutionRow>,
     pub ecdf: Vec<(f64, f64)>,
     /// Between- versus within-execution statistics.
-    pub execution_stats: Option<super::ExecutionStats>,
+    pub execution_stats: Option<ExecutionStats>,
     /// For imported files: the tool's own statistics as its file records them
     /// (`metadata.tool_statistics`, see docs/importers.md), else null.
     pub tool_statistics: Option<serde_json::Value>,
@@ -109,7 +111,7 @@ fn samples_clustering(series: &[SeriesReport], opts: &Options) -> Option<Samples
     let mut sorted = values_ns.clone();
     sorted.sort_by(f64::total_cmp);
     let summary = Summary::of_sorted(&sorted, opts.quantile_type)?;
-    let clustering = super::ops::clustering_report(&names, &values_ns, &summary, opts.linkage)?;
+    let clustering = clustering_report(&names, &values_ns, &summary, opts.linkage)?;
     Some(SamplesClustering {
         basis: "mean of each series over all its measurements, in ns".into(),
         names,
@@ -166,23 +168,27 @@ pub fn series_report(s: &Series, opts: &Options) -> Option<SeriesReport> {
         outliers,
         per_execution,
         ecdf: Ecdf::from_sorted(sorted).points(opts.ecdf_points),
-        execution_stats: super::execution_stats(&s.executions, opts),
+        execution_stats: execution_stats(&s.executions, opts),
         tool_statistics: s.metadata.get("tool_statistics").cloned(),
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{analyze_bytes, Options};
+    use super::*;
+
+    fn report(text: &str) -> SamplesReport {
+        let s: SamplesFile = serde_json::from_str(text).unwrap();
+        samples_report(&s, &Options::default())
+    }
 
     #[test]
     fn samples_file_report_matches_reference() {
         let text = r#"{"format":"tickbook","format_version":"1.0","kind":"samples",
           "series":[{"name":"ref","unit":"ms",
             "executions":[[4.0,3.1,4.8,3.5,6.6],[4.2,3.9,5.3,3.4,4.4]]}]}"#;
-        let r = analyze_bytes("ref.json", text.as_bytes(), &Options::default());
-        assert!(r.ok, "{:?}", r.error);
-        let s = &r.samples.as_ref().unwrap().series[0];
+        let r = report(text);
+        let s = &r.series[0];
         assert_eq!((s.executions, s.measurements), (2, 10));
         assert!((s.summary.q1 - 3.6).abs() < 1e-12);
         assert_eq!(s.outliers.len(), 1);
@@ -190,7 +196,7 @@ mod tests {
         assert_eq!(s.unit_ns, Some(1e6));
         assert!((s.per_execution[0].mean - 4.4).abs() < 1e-12);
         // One series: no clustering.
-        assert!(r.samples.as_ref().unwrap().clustering.is_none());
+        assert!(r.clustering.is_none());
     }
 
     #[test]
@@ -208,9 +214,8 @@ mod tests {
             {"name":"a4","unit":"ns","executions":[[13.0,13.0]]},
             {"name":"c2","unit":"us","executions":[[1000.5,1000.5]]},
             {"name":"a3","unit":"ns","executions":[[12.0,12.0]]}]}"#;
-        let r = analyze_bytes("groups.json", text.as_bytes(), &Options::default());
-        assert!(r.ok, "{:?}", r.error);
-        let c = r.samples.as_ref().unwrap().clustering.as_ref().unwrap();
+        let r = report(text);
+        let c = r.clustering.as_ref().unwrap();
         assert_eq!(c.left_out, [("cyc".to_string(), "cycles".to_string())]);
         assert_eq!(c.names.len(), 8);
         assert_eq!(

@@ -21,9 +21,11 @@
 
 use std::collections::BTreeMap;
 
-use super::Options;
-use crate::format::{BottleneckCase, BottleneckData, NamedSize, OpMeasurement};
+use super::{BottleneckCase, BottleneckData};
+use crate::format::NamedSize;
+use crate::options::Options;
 use crate::stats::bootstrap::{index, interval_from, median, median_ci, rng, BootstrapCi};
+use crate::suites::ops::OpMeasurement;
 use serde::Serialize;
 
 /// Resource classes of the throughput bound, with their operations.
@@ -464,8 +466,8 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
 
 #[cfg(test)]
 mod tests {
+    use super::super::BottleneckKernel;
     use super::*;
-    use crate::format::BottleneckKernel;
 
     fn op(name: &str, form: &str, per_op_ticks: f64) -> OpMeasurement {
         // n = 10 copies: t(n) = 100, t(2n) = 100 + 10·cost.

@@ -14,51 +14,16 @@
 //! machine's portable times into counter-equivalent ones
 //! (`calibration.rs`), which needs x = portable whatever is summarised here.
 
-use super::Options;
-use crate::format::{OpMeasurement, OpsData};
+use super::{OpMeasurement, OpsData};
+use crate::options::{Options, ReferenceClock};
 use crate::stats::bootstrap::{median_ci, BootstrapCi};
 use crate::stats::cluster::{cluster_1d, Dendrogram, Linkage};
 use crate::stats::modes::{detect_modes, Modes};
 use crate::stats::regression::{ols, Fit};
 use crate::stats::{Fences, Summary};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 
-mod calibration;
-pub use calibration::*;
-
-/// The clock whose per-operation times the forms' summary, outliers,
-/// clustering and modes are of (`Options.reference_clock`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReferenceClock {
-    /// The portable clock's ns per op (`portable_ns`): the paper's method.
-    #[default]
-    Portable,
-    /// The cycle counter's ns per op (`counter_ns`).
-    Counter,
-}
-
-impl std::str::FromStr for ReferenceClock {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "portable" => Ok(ReferenceClock::Portable),
-            "counter" => Ok(ReferenceClock::Counter),
-            other => Err(format!(
-                "unknown reference clock {other:?}: expected \"portable\" or \"counter\""
-            )),
-        }
-    }
-}
-
-// By hand rather than derived so an unknown value names the option (serde's
-// message would only say "unknown variant"), in the terminal and the page.
-impl<'de> Deserialize<'de> for ReferenceClock {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
-    }
-}
+pub use super::calibration::*;
 
 impl ReferenceClock {
     /// This clock's ns-per-op estimate of one operation.
@@ -488,8 +453,8 @@ pub(crate) fn clustering_report(
 
 #[cfg(test)]
 mod tests {
+    use super::super::CoreClock;
     use super::*;
-    use crate::format::CoreClock;
 
     fn op(name: &str, form: &str, ns: f64, ticks: f64) -> OpMeasurement {
         // n = 100 copies; the 2n sequence costs 100 more ops.

@@ -16,44 +16,14 @@
 //! hardware events refused, as in most VMs), the analysis runs over the
 //! software metrics instead and says so in `class_note`.
 
-use super::Options;
-use crate::format::{TraceData, TraceMetric, TraceRun, TraceWorkload, UnavailableMetric};
+use super::{TraceData, TraceMetric, TraceRun, TraceWorkload, UnavailableMetric};
+use crate::options::{DtwOptions, Options};
 use crate::stats::bootstrap::{mean, BootstrapOptions};
 use crate::stats::dtw::{dtw_multi, StepPattern};
 use crate::stats::executions::ratio_of_means_ci;
 use crate::stats::spearman::{spearman, spearman_matrix};
 use crate::stats::Welford;
-use serde::{Deserialize, Serialize};
-
-/// How runs are aligned for the outer perturbation.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct DtwOptions {
-    /// dtw-python step pattern: `symmetric1` or `symmetric2` (default).
-    pub step_pattern: StepPattern,
-    /// Sakoe–Chiba band |i − j| ≤ band in records; `null` = no band.
-    pub band: Option<usize>,
-}
-
-impl Default for DtwOptions {
-    fn default() -> Self {
-        DtwOptions {
-            step_pattern: StepPattern::Symmetric2,
-            band: None,
-        }
-    }
-}
-
-impl DtwOptions {
-    pub fn validate(&self) -> Result<(), String> {
-        match self.band {
-            Some(b) if b > 10_000_000 => Err(format!(
-                "the DTW band must be at most 10000000 records, got {b}"
-            )),
-            _ => Ok(()),
-        }
-    }
-}
+use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TraceReport {
@@ -557,8 +527,8 @@ fn align(
 
 #[cfg(test)]
 mod tests {
+    use super::super::InstrumentationLevel;
     use super::*;
-    use crate::format::InstrumentationLevel;
 
     fn metric(name: &str, class: &str) -> TraceMetric {
         TraceMetric {

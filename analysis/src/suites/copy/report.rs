@@ -4,8 +4,9 @@
 //! comparison rule (disjoint CIs and a difference above the threshold), not
 //! by a hand-written cut-off.
 
-use super::Options;
-use crate::format::{CopyData, NamedSize};
+use super::CopyData;
+use crate::format::NamedSize;
+use crate::options::Options;
 use crate::stats::bootstrap::{median_ci, BootstrapCi};
 use crate::stats::compare::{differ, Est};
 use serde::Serialize;
@@ -146,8 +147,8 @@ pub fn copy_report(d: &CopyData, o: &Options) -> CopyReport {
 
 #[cfg(test)]
 mod tests {
+    use super::super::CopyCase;
     use super::*;
-    use crate::format::CopyCase;
 
     fn case(variant: u8, samples: Vec<f64>) -> CopyCase {
         CopyCase {

@@ -2,8 +2,8 @@
 //! tick counts (METHODS.md §000, eqs. 1, 2, 5, 6) and checked against the
 //! TSC reference; plus the trial planner (the paper's Table 1).
 
-use super::Options;
-use crate::format::{BernoulliData, BernoulliTrials};
+use super::{BernoulliData, BernoulliTrials};
+use crate::options::Options;
 use crate::stats::bernoulli::{estimate, plan, Interval};
 use crate::stats::{quantile, QuantileType, Summary};
 use serde::Serialize;
@@ -212,8 +212,8 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
 
 #[cfg(test)]
 mod tests {
+    use super::super::BernoulliEvent;
     use super::*;
-    use crate::format::BernoulliEvent;
 
     fn trials(n: u64, m: u64) -> BernoulliTrials {
         BernoulliTrials {

@@ -2,7 +2,7 @@
 //! kind, the `alloc` suite, imports): how much of the noise lives between
 //! process runs rather than inside one (METHODS.md §002).
 
-use super::Options;
+use crate::options::Options;
 use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi};
 use crate::stats::executions::{
     cv_overall, cv_within, executions_needed, hierarchical_cis, impact_factor_analysis,

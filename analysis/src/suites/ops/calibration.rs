@@ -382,9 +382,9 @@ pub fn apply_calibration(ops: &OpsView, fit: &CalibrationFit) -> Result<Calibrat
 
 #[cfg(test)]
 mod tests {
+    use super::super::{ops_report, CoreClock, OpMeasurement, OpsData};
     use super::*;
-    use crate::format::{CoreClock, OpMeasurement, OpsData};
-    use crate::report::{ops_report, Options};
+    use crate::options::Options;
 
     fn op(name: &str, ns: f64, ticks: f64) -> OpMeasurement {
         let reps = 31;

@@ -1,8 +1,8 @@
 //! The Clocks cell: per-clock tick, steps, read cost and monotonicity, and
 //! the agreement of the TSC frequency sources.
 
-use super::Options;
-use crate::format::{ClockMeasurement, ClocksData, CrossCpuCheck, FrequencySource};
+use super::{ClockMeasurement, ClocksData, CrossCpuCheck, FrequencySource};
+use crate::options::Options;
 use crate::stats::{Ecdf, QuantileType, Summary};
 use serde::Serialize;
 

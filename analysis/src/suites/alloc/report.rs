@@ -4,14 +4,16 @@
 //! and by impact factor at several thresholds (the seed's Figures 6 and 8),
 //! geometric means of time ratios, and the ECDF of impact factors (Figure 9).
 
-use super::{execution_stats, ExecutionStats, Options};
-use crate::format::{AllocConfig, AllocData, Cache};
+use super::{AllocConfig, AllocData};
+use crate::format::Cache;
+use crate::options::Options;
 use crate::stats::bootstrap::BootstrapCi;
 use crate::stats::bootstrap::{Replicates, Side};
 use crate::stats::compare::{ranks, Est};
 use crate::stats::executions::mean_of_means_replicates;
 use crate::stats::regression::geometric_mean;
 use crate::stats::Ecdf;
+use crate::suites::executions::{execution_stats, ExecutionStats};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -356,8 +358,8 @@ pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
 
 #[cfg(test)]
 mod tests {
+    use super::super::AllocExecution;
     use super::*;
-    use crate::format::AllocExecution;
 
     fn config(strategy: &str, base: f64, spread: f64) -> AllocConfig {
         AllocConfig {

@@ -1,0 +1,291 @@
+//! Reading untrusted bytes into a [`Document`]: the dispatcher.
+//!
+//! The bytes are parsed as JSON (or recognised as a cargo-criterion stream),
+//! the format is detected by content and the document handed to an
+//! importer (`crate::import`, other tools' results onto the samples model)
+//! or to the native reader (`native`, tickbook's own files; a run's
+//! sections through the suites' registry). Importers never call back here:
+//! a folder they cannot read as Criterion.rs output but that holds one
+//! other file comes back as that file, read here as it would be alone.
+//!
+//! Every failure is a [`ReadError`] naming the file, the JSON path (when there
+//! is one) and what was expected, in one line. Nothing here panics on input:
+//! syntax, depth (serde_json's recursion limit), types, versions and values
+//! are all checked and reported.
+
+use crate::error::Checker;
+use crate::format::SamplesFile;
+use crate::import::{self, Imported};
+use crate::limits::Limits;
+use crate::suites::samples::Samples;
+use crate::suites::{registry, Suite};
+use serde_json::Value;
+
+mod native;
+
+pub use crate::error::ReadError;
+pub use native::RunDocument;
+
+/// A parsed, validated file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    Run(Box<RunDocument>),
+    Samples(SamplesFile),
+}
+
+macro_rules! cell_of {
+    (run $f:ident $doc:expr) => {
+        match $doc {
+            Document::Run(r) => r.$f.as_ref(),
+            Document::Samples(_) => None,
+        }
+    };
+    (file $f:ident $doc:expr) => {
+        match $doc {
+            Document::Samples(s) => Some(s),
+            Document::Run(_) => None,
+        }
+    };
+}
+
+macro_rules! cell_data {
+    ($($f:ident $V:ident $k:ident;)*) => {
+        /// Every cell's data in a document, `None` where it has none.
+        #[derive(Debug, Clone, Copy)]
+        pub struct CellData<'a> {
+            $(pub $f: Option<&'a <crate::suites::$f::$V as Suite>::Data>,)*
+        }
+
+        impl Document {
+            /// The data of each cell.
+            pub fn data(&self) -> CellData<'_> {
+                CellData {
+                    $($f: cell_of!($k $f self),)*
+                }
+            }
+        }
+    };
+}
+registry!(cell_data);
+
+impl Document {
+    /// The fallbacks recorded in the first section of `suite` (none in a
+    /// samples file).
+    pub fn fallbacks(&self, suite: &str) -> &[String] {
+        match self {
+            Document::Run(r) => r
+                .run
+                .suites
+                .iter()
+                .find(|s| s.suite == suite)
+                .map_or(&[], |s| s.fallbacks.as_slice()),
+            Document::Samples(_) => &[],
+        }
+    }
+
+    /// Whether the data of `suite` come from a section that did not finish.
+    pub fn is_unfinished(&self, suite: &str) -> bool {
+        match self {
+            Document::Run(r) => r.unfinished.iter().any(|s| s.name() == suite),
+            Document::Samples(_) => false,
+        }
+    }
+}
+
+/// Parse and validate one file within the default [`Limits`]. `file` is the
+/// name used in messages.
+pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
+    read_document_within(file, bytes, &Limits::default())
+}
+
+/// [`read_document`] within `limits`: the size and the counts of numbers
+/// and other values are checked before the bytes are parsed, the series
+/// before the document is handed on to be analysed.
+pub fn read_document_within(
+    file: &str,
+    bytes: &[u8],
+    limits: &Limits,
+) -> Result<Document, ReadError> {
+    limits.check_size(file, bytes.len() as u64)?;
+    limits.check_counts(file, bytes)?;
+    let doc = read_unlimited(file, bytes)?;
+    if let Document::Samples(s) = &doc {
+        limits.check_series(file, s.series.len())?;
+    }
+    Ok(doc)
+}
+
+/// A folder given as (relative path, bytes) entries — a Criterion.rs
+/// `target/criterion` tree (`import::criterion::read_dir`), or a folder
+/// holding one file. `name` is the folder's name in messages.
+pub fn read_folder(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Document, ReadError> {
+    let imported = import::criterion::read_dir(name, entries)?;
+    imported_samples(&Checker::new(name), imported).map(Document::Samples)
+}
+
+fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
+    let cx = Checker::new(file);
+    // Results of other harnesses (docs/importers.md), detected by content.
+    // A cargo-criterion stream (one object per line) is not one JSON
+    // document; one that is (a one-line stream, or any file whose first line
+    // holds the whole document and a "reason") is told apart by its shape
+    // below, where a tickbook file or a folder bundle comes first.
+    let value = match parse_json(&cx, bytes) {
+        Ok(v) => v,
+        Err(_) if import::cargo_criterion::looks_like_stream(bytes) => {
+            let s = import::cargo_criterion::read(file, bytes)?;
+            return imported_samples(&cx, Imported::Samples(s)).map(Document::Samples);
+        }
+        Err(e) => return Err(import::name_parse_error(bytes, e)),
+    };
+    match import::import_value(file, &value) {
+        Some(imported) => imported_samples(&cx, imported?).map(Document::Samples),
+        None => native::read(&cx, &value),
+    }
+}
+
+/// An importer's result as a checked samples document. A folder's lone
+/// file is read here as it would be alone, and must be a samples file or
+/// an import.
+fn imported_samples(cx: &Checker, imported: Imported) -> Result<SamplesFile, ReadError> {
+    let s = match imported {
+        Imported::Samples(s) => s,
+        Imported::LoneFile {
+            folder,
+            file,
+            bytes,
+        } => match read_document(&file, &bytes)? {
+            Document::Samples(s) => s,
+            Document::Run(_) => {
+                return Err(ReadError {
+                    file: folder,
+                    path: None,
+                    message: "a folder holding a tickbook run file: load the file itself".into(),
+                })
+            }
+        },
+    };
+    // Checked as a samples file is.
+    Samples::check(&s, cx, "")?;
+    Ok(s)
+}
+
+fn parse_json(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(cx.err(None, "the file is empty: expected a tickbook JSON document"));
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        use serde_json::error::Category;
+        let at = format!("line {} column {}", e.line(), e.column());
+        let msg = match e.classify() {
+            Category::Eof => format!("truncated JSON: the file ends early ({at}); expected more"),
+            Category::Syntax => match non_finite_token(bytes, e.line(), e.column()) {
+                Some(tok) => {
+                    format!("{tok} at {at}: samples must be finite numbers, and JSON has no {tok}")
+                }
+                None => format!("not valid JSON: {e}"),
+            },
+            Category::Io | Category::Data => format!("not valid JSON: {e}"),
+        };
+        cx.err(None, msg)
+    })
+}
+
+/// Whether a syntax error sits on a `NaN` or `Infinity` token (as Python's
+/// `json.dump` writes them), so the message can say so.
+fn non_finite_token(bytes: &[u8], line: usize, column: usize) -> Option<&'static str> {
+    let line_bytes = bytes.split(|&b| b == b'\n').nth(line.checked_sub(1)?)?;
+    // serde_json reports the column of the character it choked on (1-based);
+    // look a few characters around it for the token.
+    let start = column.saturating_sub(10);
+    let window = line_bytes.get(start..line_bytes.len().min(column + 10))?;
+    let text = String::from_utf8_lossy(window);
+    if text.contains("NaN") {
+        Some("NaN")
+    } else if text.contains("Infinity") {
+        Some("Infinity")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> ReadError {
+        read_document("f.json", text.as_bytes()).unwrap_err()
+    }
+
+    const GOOD: &str = r#"{"format":"tickbook","format_version":"1.0","kind":"samples",
+        "series":[{"name":"a","unit":"ns","executions":[[1,2,3],[4,5]]}]}"#;
+
+    #[test]
+    fn good_samples_and_unknown_fields() {
+        let with_extra = GOOD.replace("\"kind\"", "\"future_field\":{\"x\":1},\"kind\"");
+        for t in [GOOD, with_extra.as_str(), &GOOD.replace("1.0", "1.7")] {
+            match read_document("f.json", t.as_bytes()).unwrap() {
+                Document::Samples(s) => assert_eq!(s.series[0].executions[1], vec![4.0, 5.0]),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn garbage_truncated_and_empty() {
+        let e = err("this is not json");
+        assert!(e.message.starts_with("not valid JSON"), "{e}");
+        let e = err(&GOOD[..GOOD.len() - 20]);
+        assert!(e.message.starts_with("truncated JSON"), "{e}");
+        assert!(err("  \n").message.contains("empty"));
+        assert!(err("[1,2]").message.contains("found an array"));
+        assert_eq!(e.to_string().split(": ").next(), Some("f.json"));
+    }
+
+    #[test]
+    fn versions_and_tags() {
+        let e = err(&GOOD.replace("1.0", "2.0"));
+        assert_eq!(e.path.as_deref(), Some("format_version"));
+        assert!(
+            e.message.contains("format version 2.0 is not supported"),
+            "{e}"
+        );
+        assert!(err(&GOOD.replace("\"1.0\"", "1"))
+            .message
+            .contains("version string"));
+        assert!(err(&GOOD.replace("\"1.0\"", "\"one\""))
+            .message
+            .contains("not a version"));
+        assert!(err(&GOOD.replace("tickbook", "pyperf"))
+            .message
+            .contains("\"pyperf\""));
+        assert!(err(r#"{"a":1}"#).message.contains("no \"format\" field"));
+        assert!(err(&GOOD.replace("samples\"", "nope\""))
+            .message
+            .contains("unknown kind"));
+    }
+
+    #[test]
+    fn bad_samples_name_the_path() {
+        let e = err(&GOOD.replace("[4,5]", "[4,-5]"));
+        assert_eq!(e.path.as_deref(), Some("series[0].executions[1][1]"));
+        assert!(e.message.contains("-5") && e.message.contains("≥ 0"), "{e}");
+        let e = err(&GOOD.replace("[4,5]", "[4,NaN]"));
+        assert!(e.message.starts_with("NaN at line"), "{e}");
+        let e = err(&GOOD.replace("[4,5]", "[4,Infinity]"));
+        assert!(e.message.starts_with("Infinity"), "{e}");
+        let e = err(&GOOD.replace("[4,5]", "[4,\"5\"]"));
+        assert_eq!(e.path.as_deref(), Some("series[0].executions[1][1]"));
+        let e = err(&GOOD.replace("[4,5]", "[]"));
+        assert_eq!(e.path.as_deref(), Some("series[0].executions[1]"));
+        let e = err(&GOOD.replace("\"unit\":\"ns\",", ""));
+        assert_eq!(e.path.as_deref(), Some("series[0]"));
+        assert!(e.message.contains("unit"), "{e}");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(err(&deep).message.contains("JSON"));
+    }
+}
