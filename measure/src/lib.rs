@@ -7,7 +7,7 @@
 //! process the alloc suite starts (the binary re-executing itself).
 //!
 //! The run is a list of suites; each is a module with a `run` function that
-//! returns its `config`, `fallbacks` and `data` (see [`SuiteDef`]). The file is
+//! returns its `config`, `fallbacks` and `data` (see [`runner`]). The file is
 //! written (atomically) when the run starts and again after every finished
 //! suite, so a crash or a signal loses at most the suite in flight.
 
@@ -36,45 +36,27 @@ use std::time::{Instant, SystemTime};
 pub use alloc::child::{run as alloc_child, AllocChildArgs};
 use serde_json::Value;
 use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
+use tickbook_analysis::suites::SuiteId;
 
-/// Every known suite, in the order they run by default: the one list of
-/// suite names on the collector's side (the command line takes its possible
-/// values from it).
-const SUITES: &[SuiteDef] = &[
-    SuiteDef {
-        name: "clocks",
-        run: clocks::run,
-    },
-    SuiteDef {
-        name: "bernoulli",
-        run: bernoulli::run,
-    },
-    SuiteDef {
-        name: "ops",
-        run: ops::run,
-    },
-    SuiteDef {
-        name: "copy",
-        run: copy::run,
-    },
-    SuiteDef {
-        name: "alloc",
-        run: alloc::run,
-    },
-    SuiteDef {
-        name: "bottleneck",
-        run: bottleneck::run,
-    },
-    SuiteDef {
-        name: "trace",
-        run: trace::run,
-    },
-];
+/// The function that measures a suite. The suites and their default order
+/// are the analysis crate's registry (`SuiteId::ALL`); a suite added there
+/// does not compile here until it has its measurement module.
+fn runner(id: SuiteId) -> fn(&Ctx) -> SuiteResult {
+    match id {
+        SuiteId::Clocks => clocks::run,
+        SuiteId::Bernoulli => bernoulli::run,
+        SuiteId::Ops => ops::run,
+        SuiteId::Copy => copy::run,
+        SuiteId::Alloc => alloc::run,
+        SuiteId::Bottleneck => bottleneck::run,
+        SuiteId::Trace => trace::run,
+    }
+}
 
 #[derive(clap::Args, Debug)]
 pub struct CollectArgs {
     /// Suites to run (default: all known suites).
-    #[arg(value_name = "SUITE", value_parser = clap::builder::PossibleValuesParser::new(SUITES.iter().map(|d| d.name)))]
+    #[arg(value_name = "SUITE", value_parser = clap::builder::PossibleValuesParser::new(SuiteId::ALL.iter().map(|id| id.name())))]
     pub suites: Vec<String>,
     /// Fewer samples and shorter windows: finishes in seconds.
     #[arg(long)]
@@ -170,27 +152,24 @@ pub(crate) struct SuiteFailure {
 
 pub(crate) type SuiteResult = Result<SuiteOutput, SuiteFailure>;
 
-struct SuiteDef {
-    name: &'static str,
-    run: fn(&Ctx) -> SuiteResult,
-}
-
 pub fn run(args: CollectArgs) -> ExitCode {
     let wall = Instant::now();
     let started = SystemTime::now();
     if let Err(e) = signals::install() {
         eprintln!("tickbook collect: warning: {e}; Ctrl-C will kill the run without saving");
     }
-    let selected: Vec<&SuiteDef> = if args.suites.is_empty() {
-        SUITES.iter().collect()
+    let selected: Vec<SuiteId> = if args.suites.is_empty() {
+        SuiteId::ALL.to_vec()
     } else {
         // clap already rejected unknown names; keep the user's order, once each.
-        let mut v: Vec<&SuiteDef> = Vec::new();
-        for name in &args.suites {
-            if let Some(def) = SUITES.iter().find(|d| d.name == name) {
-                if !v.iter().any(|d| d.name == def.name) {
-                    v.push(def);
-                }
+        let mut v: Vec<SuiteId> = Vec::new();
+        for id in args
+            .suites
+            .iter()
+            .filter_map(|name| SuiteId::from_name(name))
+        {
+            if !v.contains(&id) {
+                v.push(id);
             }
         }
         v
@@ -293,18 +272,18 @@ pub fn run(args: CollectArgs) -> ExitCode {
     let mut summary: Vec<String> = Vec::new();
     let mut any_failed = false;
     let mut write_failed = false;
-    for def in selected {
+    for id in selected {
         if signals::stop_requested().is_some() {
             break;
         }
         let suite_started = SystemTime::now();
         {
             let mut s = saved.borrow_mut();
-            s.1 = def.name.to_string();
+            s.1 = id.name().to_string();
             s.2 = suite_started;
         }
         // A panicking suite is recorded as failed; the others still run.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (def.run)(&ctx)))
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| runner(id)(&ctx)))
             .unwrap_or_else(|panic| {
                 Err(SuiteFailure {
                     message: format!("panicked: {}", panic_message(&panic)),
@@ -313,7 +292,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             });
         let ended = SystemTime::now();
         let mut suite = Suite {
-            suite: def.name.to_string(),
+            suite: id.name().to_string(),
             status: "complete".to_string(),
             error: None,
             started_at: timefmt::rfc3339(suite_started),
@@ -327,7 +306,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             Err(f) => {
                 any_failed = true;
                 suite.status = "failed".to_string();
-                summary.push(format!("{}: FAILED: {}", def.name, f.message));
+                summary.push(format!("{}: FAILED: {}", id.name(), f.message));
                 suite.error = Some(f.message);
                 f.partial
             }
@@ -337,7 +316,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             suite.fallbacks = o.fallbacks;
             suite.data = o.data;
             if suite.status == "complete" {
-                summary.push(format!("{}:", def.name));
+                summary.push(format!("{}:", id.name()));
                 summary.extend(o.summary.into_iter().map(|l| format!("  {l}")));
             }
         }

@@ -24,10 +24,7 @@ mod table;
 mod trace;
 
 use std::fmt::Write as _;
-use tickbook_analysis::report::{
-    AllocReport, BernoulliReport, BottleneckReport, ClocksReport, ComparisonReport, CopyReport,
-    FileReport, OpsReport, SamplesReport, TraceReport,
-};
+use tickbook_analysis::report::{Cell, ComparisonReport, FileReport};
 
 pub(crate) use table::clean_lines;
 
@@ -61,63 +58,14 @@ pub(crate) fn render_file(out: &mut String, r: &FileReport) {
     for w in &r.warnings {
         let _ = writeln!(out, "   warning: {}", table::clean(w));
     }
-    for cell in cells(r) {
+    for cell in r.cells() {
         render_cell(out, cell);
     }
     let _ = writeln!(out);
 }
 
-/// A cell to render: one suite's report (or the samples cell's).
-// Stands in for the analysis crate's registry-made `Cell` until it lands;
-// then this enum and `cells` go, and `r.cells()` feeds `render_cell`.
-enum Cell<'a> {
-    Clocks(&'a ClocksReport),
-    Bernoulli(&'a BernoulliReport),
-    Ops(&'a OpsReport),
-    Copy(&'a CopyReport),
-    Alloc(&'a AllocReport),
-    Trace(&'a TraceReport),
-    Bottleneck(&'a BottleneckReport),
-    Samples(&'a SamplesReport),
-}
-
-/// The cells `r` has, in the page's display order. The report is taken
-/// apart field by field, so a cell added to `FileReport` does not compile
-/// here until it is given a place.
-fn cells(r: &FileReport) -> Vec<Cell<'_>> {
-    let FileReport {
-        file: _,
-        ok: _,
-        error: _,
-        kind: _,
-        info: _,
-        warnings: _,
-        clocks,
-        samples,
-        bernoulli,
-        ops,
-        copy,
-        alloc,
-        bottleneck,
-        trace,
-        options: _,
-    } = r;
-    [
-        clocks.as_ref().map(Cell::Clocks),
-        bernoulli.as_ref().map(Cell::Bernoulli),
-        ops.as_ref().map(Cell::Ops),
-        copy.as_ref().map(Cell::Copy),
-        alloc.as_ref().map(Cell::Alloc),
-        trace.as_ref().map(Cell::Trace),
-        bottleneck.as_ref().map(Cell::Bottleneck),
-        samples.as_ref().map(Cell::Samples),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
-}
-
-/// One cell, by the file that renders it.
+/// One cell, by the file that renders it: a suite added to the registry
+/// does not compile here until it has its terminal file.
 fn render_cell(out: &mut String, cell: Cell<'_>) {
     match cell {
         Cell::Clocks(r) => clocks::render(out, r),
