@@ -26,7 +26,7 @@ function walk(dir) {
 }
 
 const criterionTree = join(imp, 'criterion/target-criterion');
-// The page's bundle of a folder (web/src/intake.js `fromFolder`): paths
+// The page's bundle of a folder (web/src/app/intake.js `fromFolder`): paths
 // relative to the folder picked.
 function bundle(dir) {
   const entries = walk(dir)

@@ -8,7 +8,7 @@
 // builds the wasm first).
 
 import { build } from 'esbuild';
-import { mkdir, readFile, rm, writeFile, access } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile, access } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { gzipSync, constants } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,36 @@ try {
   console.error('web/pkg is missing: run scripts/build-wasm (or scripts/build-web) first');
   process.exit(1);
 }
+
+/**
+ * `import CELL_BUILDERS from 'tickbook:cells'` (app/notebook.js): every
+ * web/src/cells/<name>/index.js's `build`, by its folder's name, so that a
+ * suite's cell is found by its name and no list of suites is kept by hand.
+ * Static imports, not a dynamic import with a pattern: esbuild evaluates
+ * those lazily, and every module they import, Observable Plot and d3
+ * included, is then wrapped whole (37 KiB more in the page and each report).
+ */
+const cellsPlugin = {
+  name: 'tickbook-cells',
+  setup(b) {
+    const dir = path.join(web, 'src', 'cells');
+    b.onResolve({ filter: /^tickbook:cells$/ }, () => ({ path: 'cells', namespace: 'tickbook-cells' }));
+    b.onLoad({ filter: /.*/, namespace: 'tickbook-cells' }, async () => {
+      const names = [];
+      for (const e of await readdir(dir, { withFileTypes: true })) {
+        if (!e.isDirectory()) continue;
+        try {
+          await access(path.join(dir, e.name, 'index.js'));
+          names.push(e.name);
+        } catch { /* a folder without a cell (none today) */ }
+      }
+      names.sort();
+      const lines = names.map((n, i) => `import { build as cell${i} } from ${JSON.stringify(`./${n}/index.js`)};`);
+      const entries = names.map((n, i) => `${JSON.stringify(n)}: cell${i}`);
+      return { contents: `${lines.join('\n')}\nexport default { ${entries.join(', ')} };\n`, resolveDir: dir, watchDirs: [dir] };
+    });
+  },
+};
 
 /**
  * One bundle as text, no imports left: the page as an ES module, the worker
@@ -47,6 +77,7 @@ async function bundle(entry, format) {
     charset: 'ascii',
     legalComments: 'eof',
     logLevel: 'warning',
+    plugins: [cellsPlugin],
   });
   return out.outputFiles[0].text;
 }
@@ -70,8 +101,8 @@ function replaceOnce(html, from, to) {
 }
 
 const [app, worker, css, template, wasm] = await Promise.all([
-  bundle('src/main.js', 'esm'),
-  bundle('src/worker.js', 'iife'),
+  bundle('src/app/main.js', 'esm'),
+  bundle('src/worker/worker.js', 'iife'),
   readFile(path.join(web, 'style.css'), 'utf8'),
   readFile(path.join(web, 'index.html'), 'utf8'),
   readFile(wasmFile),
@@ -88,11 +119,11 @@ const wasmText = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).toStrin
 let html = template;
 html = replaceOnce(html, "script-src 'self'", `script-src 'sha256-${appHash}'`);
 html = replaceOnce(html, '<link rel="stylesheet" href="./style.css">', `<style>\n${css}</style>`);
-html = replaceOnce(html, '<script type="module" src="./main.js"></script>', `<script type="module">${app}</script>`);
+html = replaceOnce(html, '<script type="module" src="./src/app/main.js"></script>', `<script type="module">${app}</script>`);
 html = replaceOnce(html, '</body>', [
   `<script type="text/plain" id="tickbook-worker">${worker}</script>`,
   `<script type="application/octet-stream" id="tickbook-wasm" data-encoding="gzip+base64">${wasmText}</script>`,
-  // Filled by Export report and `tickbook report`: files and view (see web/src/embed.js).
+  // Filled by Export report and `tickbook report`: files and view (see web/src/app/embed.js).
   '<script type="application/json" id="tickbook-data"></script>',
   '</body>',
 ].join('\n'));

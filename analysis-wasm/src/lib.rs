@@ -201,3 +201,30 @@ pub fn max_file_bytes() -> f64 {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// The notebook's cells in display order: each one's name (the report's
+/// field and the page's `web/src/cells/<name>/`), its title, and its cost
+/// (the order the worker analyses a run in, cheapest first).
+#[wasm_bindgen]
+pub fn cells() -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct CellInfo {
+        name: &'static str,
+        title: &'static str,
+        cost: u32,
+    }
+    const fn cell(name: &'static str, title: &'static str, cost: u32) -> CellInfo {
+        CellInfo { name, title, cost }
+    }
+    const CELLS: [CellInfo; 8] = [
+        cell("clocks", "Clocks", 0),
+        cell("bernoulli", "Bernoulli timing", 1),
+        cell("ops", "Operations", 3),
+        cell("copy", "Copy", 4),
+        cell("alloc", "Allocation and page placement", 7),
+        cell("trace", "Perturbation", 5),
+        cell("bottleneck", "Bottlenecks", 6),
+        cell("samples", "Samples", 2),
+    ];
+    to_js(&CELLS)
+}

@@ -1,5 +1,8 @@
-//! The acceptance figures of issue 3 (short-event timing), printed from a
-//! result file by the same analysis the page and `tickbook analyze` use.
+//! The acceptance figures of short-event timing (an add costs one core
+//! cycle, latencies near published figures, the calibration's r, the
+//! Bernoulli intervals' coverage and trial plan, the quick run's length),
+//! printed from a result file by the same analysis the page and `tickbook
+//! analyze` use.
 //!
 //! Run by `scripts/bench-timing`, which collects `bernoulli ops --quick`
 //! first; by hand: `cargo run --release --example timing_acceptance -- FILE`.
@@ -13,7 +16,7 @@ use tickbook_analysis::format::Cpu;
 use tickbook_analysis::read::{read_document, Document};
 use tickbook_analysis::report::{analyze_bytes, FileReport, OpsReport, Options};
 
-/// Limits from the issue's acceptance list.
+/// The acceptance limits.
 const ADD_TARGET: f64 = 1.00;
 const ADD_TOLERANCE: f64 = 0.05;
 const LATENCY_REL_TOL: f64 = 0.10;

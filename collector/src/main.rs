@@ -1,17 +1,22 @@
 //! `tickbook`: collect measurements of this machine, analyze result files,
 //! serve the notebook.
+//!
+//! This crate is the front ends (the command line, `analyze`, `report`,
+//! `serve`, the terminal renderer); every measurement, with its asm, its
+//! `unsafe` and its child processes, is in `tickbook_measure`. Forbidding
+//! unsafe code here makes the compiler check that boundary.
+
+#![forbid(unsafe_code)]
 
 mod analyze;
-mod analyze_compare;
-mod analyze_memory;
-mod analyze_timing;
-mod collect;
 mod load;
 mod report;
 mod serve;
+mod terminal;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use tickbook_measure as collect;
 
 #[derive(Parser)]
 #[command(

@@ -2,14 +2,16 @@
 // hand-made samples pair with a known difference, loaded together; every
 // verdict, ratio and count on the page equals `tickbook analyze --compare
 // --json`, for the default threshold and after turning it; pooling equals
-// `--compare --pool`; Cancel stops a long recompute and keeps the page.
+// `--compare --pool`; Cancel stops a long recompute and keeps the page. Files
+// that share only suites the analysis does not compare (two traces) make no
+// Comparison cell, and are left out of one beside them.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { copyFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  FIXTURES, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
 } from './harness.mjs';
 
 let tmp, server, files;
@@ -143,6 +145,32 @@ test('two runs and a samples pair: the Comparison cell equals analyze --compare'
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+});
+
+test('files sharing only suites the analysis does not compare: no Comparison cell, and left out of one', async () => {
+  const traces = ['trace-a.json', 'trace-b.json'].map((f) => path.join(tmp, f));
+  for (const t of traces) await copyFile(path.join(FIXTURES, 'trace-small.json'), t);
+  const pair = files.slice(2);
+  const expected = JSON.parse(await tickbook(['analyze', '--compare', '--json', ...pair], { timeout: 300_000 }));
+  assert.deepEqual(JSON.parse(await tickbook(['analyze', '--compare', '--json', ...traces])).suites, [], 'traces are not compared');
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', traces);
+    await waitForFiles(page, 2, 120_000);
+    await page.waitForFunction(() => document.body.dataset.state === 'idle', null, { timeout: 60_000 });
+    assert.equal(await page.locator('[data-testid=compare-cell]').count(), 0, 'two traces: no Comparison cell');
+    await page.setInputFiles('[data-testid=file-input]', pair);
+    await waitForFiles(page, 4, 120_000);
+    await waitForComparison(page, 0.03);
+    const compared = await page.$$eval('[data-testid=compare-files] tbody tr td:first-of-type', (tds) => tds.map((t) => t.textContent));
+    assert.deepEqual(compared, pair.map((f) => path.basename(f)), 'the files compared are the samples pair only');
+    assertCellEquals(await readCell(page), expected);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
   } finally {
     await close();
   }

@@ -1,4 +1,4 @@
-// Links (`#s=`, web/src/state.js): a link reopens the whole view — every
+// Links (`#s=`, web/src/app/state.js): a link reopens the whole view — every
 // analysis option (a nullable one such as dtw.band included), the Bernoulli
 // trial planner's inputs, the Perturbation cell's choices and the Comparison
 // cell's toggles — and a hand-edited link with values the analysis refuses
@@ -19,7 +19,7 @@ import {
 import init, { defaultOptions, checkOptions as wasmCheck } from '../../web/pkg/tickbook_analysis_wasm.js';
 import {
   initialState, restoreOptions, checkOptions, currentState, stateHash, linkNotice, pickView, restoreViews, restoreCompare,
-} from '../../web/src/state.js';
+} from '../../web/src/app/state.js';
 
 const FILES = ['bern.json', 'trace-small.json', 'samples-a.json', 'samples-b.json'];
 let tmp, results, server, defaults;

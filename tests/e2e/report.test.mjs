@@ -14,8 +14,8 @@ import {
   FIXTURES, WEB_DIST, CHROMIUM, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot,
   everySuiteCollection,
 } from './harness.mjs';
-import { csvField } from '../../web/src/export.js';
-import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/state.js';
+import { csvField } from '../../web/src/app/export.js';
+import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/app/state.js';
 
 let tmp, results, server;
 const RUN = 'clocks-ops.json';
@@ -376,6 +376,23 @@ test('charts export as SVG and PNG, tables as CSV with the raw numbers', { timeo
       assert.ok(cells[0].includes(series), `${cells[0]} names ${series}`);
       assert.equal(cells[median], value, 'the raw number, not the rounded text');
     });
+
+    // An interval's ends get columns of their own (ui/ci.js): the CSV of the
+    // first series' execution statistics keeps every CI, raw.
+    const parse = (text) => text.trimEnd().split('\r\n').map((l) => [...l.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)]
+      .filter((m, i, all) => i < all.length - 1 || m[0] !== '').map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"')));
+    const statsCsv = parse((await save(samples.locator('.table-wrap:has([data-testid=exec-stats]) + [data-testid=table-export] [data-testid=export-csv]').first())).bytes.toString('utf8'));
+    const intervals = await samples.locator('[data-testid=exec-stats]').first().evaluate((t) => [...t.tBodies[0].rows]
+      .map((r, i) => ({ i, c: r.querySelector('td.interval') })).filter(({ c }) => c)
+      .map(({ i, c }) => ({ i, stat: c.dataset.stat, lo: c.dataset.lo, hi: c.dataset.hi })));
+    assert.ok(intervals.length >= 3, 'the execution statistics have intervals');
+    for (const { i, stat, lo, hi } of intervals) {
+      for (const [end, value] of [['lo', lo], ['hi', hi]]) {
+        const col = statsCsv[0].findIndex((h) => h.endsWith(`(${stat}_${end})`));
+        assert.ok(col > 0, `a column for ${stat}_${end}: ${statsCsv[0].join(' | ')}`);
+        assert.equal(statsCsv[1 + i][col], value, `${stat} ${end}: the raw number`);
+      }
+    }
 
     // SVG and PNG of the first box plot.
     const fig = samples.locator('figure.chart').first();

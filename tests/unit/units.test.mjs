@@ -1,10 +1,10 @@
-// The page's formatting helpers (web/src/units.js) against known answers and
+// The page's formatting helpers (web/src/ui/units.js) against known answers and
 // against the property that matters most: what is printed, read back, is the
 // value (sizes and counts are never rounded into something else).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmtBytes, fmtNum, fmtCount, fmtSeriesValue, fmtNs } from '../../web/src/units.js';
+import { fmtBytes, fmtNum, fmtCount, fmtSeriesValue, fmtNs } from '../../web/src/ui/units.js';
 
 const S = '\u202f';
 const plain = (s) => s.replaceAll(S, ' ');

@@ -1,0 +1,66 @@
+// The file list: one row per file, filled in when its analysis arrives.
+
+import { h, clear } from '../ui/dom.js';
+
+export class FileList {
+  constructor(section, tbody, { onRemove }) {
+    this.section = section;
+    this.tbody = tbody;
+    this.onRemove = onRemove;
+    this.rows = new Map();
+  }
+
+  /** A row for a file that is still loading or being analysed. */
+  add(key, name) {
+    const tr = h('tr', { 'data-testid': 'file-row', dataset: { key, file: name, status: 'pending' } });
+    this.rows.set(key, tr);
+    this.tbody.append(tr);
+    this.section.hidden = false;
+    this.fill(key, name, null);
+  }
+
+  remove(key) {
+    this.rows.get(key)?.remove();
+    this.rows.delete(key);
+    this.section.hidden = this.rows.size === 0;
+  }
+
+  /** Fill the row from a FileReport (or mark it pending when `report` is null). */
+  fill(key, name, report, anchor) {
+    const tr = this.rows.get(key);
+    if (!tr) return;
+    const i = report?.info ?? {};
+    const status = report == null ? 'pending' : report.ok ? 'ok' : 'error';
+    tr.dataset.status = status;
+    const cell = (field, value, extra) => h('td', { dataset: { field }, ...extra }, value ?? h('span', { class: 'muted' }, '—'));
+    clear(tr).append(
+      h('th', { scope: 'row', dataset: { field: 'file' } },
+        anchor ? h('a', { href: `#${anchor}` }, name) : name,
+        report?.kind ? h('span', { class: 'sub' }, report.kind === 'run' ? 'run file' : `${report.kind} file`) : null,
+        // Where an imported file came from (pyperf, JMH, …: docs/importers.md).
+        i.source ? h('span', { class: 'sub', dataset: { field: 'source' }, 'data-testid': 'file-source' }, `from ${i.source}`) : null),
+      cell('host', i.host),
+      cell('cpu', i.cpu, { class: 'wrap' }),
+      cell('kernel', i.kernel, { class: 'wrap' }),
+      cell('date', i.started_at ? h('time', { datetime: i.started_at }, i.started_at) : null),
+      cell('suites', i.suites?.length ? i.suites.join(', ') : null),
+      h('td', { dataset: { field: 'status' } }, statusBadge(status, i.status),
+        report && !report.ok ? h('span', { class: 'sub error-text' }, report.error?.message) : null),
+      h('td', { dataset: { field: 'warnings', count: report?.warnings?.length ?? 0 }, class: 'wrap' },
+        report?.warnings?.length
+          ? h('ul', { class: 'compact' }, report.warnings.map((w) => h('li', {}, w)))
+          : h('span', { class: 'muted' }, report ? 'none' : '')),
+      h('td', {}, h('button', {
+        type: 'button', class: 'icon', title: `Remove ${name}`, 'aria-label': `Remove ${name}`,
+        'data-testid': 'remove-file', onclick: () => this.onRemove(key),
+      }, '×')),
+    );
+  }
+}
+
+function statusBadge(status, runStatus) {
+  if (status === 'pending') return h('span', { class: 'badge neutral' }, 'analysing…');
+  if (status === 'error') return h('span', { class: 'badge bad' }, 'error');
+  const extra = runStatus && runStatus !== 'complete' ? ` · ${runStatus}` : '';
+  return h('span', { class: ['badge', extra ? 'warn' : 'ok'] }, `ok${extra}`);
+}

@@ -1,0 +1,250 @@
+// The analysis worker: owns the WebAssembly module (initialised once) and the
+// bytes of every file, so the main thread never parses JSON or computes
+// statistics. Requests are handled one at a time, in order.
+//
+// in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
+//      without it the bytes kept from an earlier request are re-analysed)
+//      {type: 'forget', id}
+//      {type: 'plan', id, args: {event_ns, tick_ns, overhead_ns, epsilon, confidence}}
+//      {type: 'call', id, fn: 'exportFit', args: [report, form]}
+//      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
+//      {type: 'call', id, fn: 'compare', args: [ids, options, pool]}  (compare.js)
+//      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
+//      restarted worker gets the files back this way, see Analyzer.cancel)
+// out: {type: 'ready', version, defaultOptions, maxFileBytes, cells} | {type: 'fatal', message}
+//      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order)
+//      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
+//      (a report's suite cells are JSON text: packCells)
+//      {type: 'result', id, report, partial: true, cells}  (with `progressive`:
+//      `cells` names the suites' cells in `report` new since the last message;
+//      the final {type: 'result', id, report, merged} names in `merged` the
+//      cells sent earlier that the page adds back; see analyzeProgressively)
+//      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
+//      {type: 'called', id, value} | {type: 'call-failed', id, message}
+//      {type: 'call-part', id, suite, head?, items} (compare: postInParts)
+
+import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
+// The suite cells: their names, titles, display and analysis order.
+import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
+// How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
+import { checkSize, maxFileBytes } from '../../pkg/tickbook_analysis_wasm.js';
+// Options restored from a link, checked field by field (state.js).
+import { checkOptions } from '../../pkg/tickbook_analysis_wasm.js';
+// The wasm comes embedded in the page, as the page's first message (boot.js).
+import { embeddedWasm } from './boot.js';
+// DTW for the Perturbation cell's benchmark (trace.js).
+import { dtw } from '../../pkg/tickbook_analysis_wasm.js';
+
+// The only functions a 'call' may name: calibration fits, computed in Rust.
+const CALLS = {
+  exportFit: (report, form) => exportFit(report, form),
+  applyCalibration: (ops, fitName, fitBuffer) => applyCalibration(ops, fitName, new Uint8Array(fitBuffer)),
+  // A loaded file's bytes, for Export report (export.js).
+  fileBytes: (id) => files.get(id)?.bytes ?? null,
+  // Time DTW with its path on two n-record series, here in the worker (trace.js).
+  dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
+  // Several loaded files side by side (report::compare_files), for the Comparison cell.
+  compare: (ids, options, pool) => compareKept(ids, options, pool),
+  // Why the analysis would refuse these options, or null (a link's options, state.js).
+  checkOptions: (options) => checkOptions(options) ?? null,
+  // Why a file of this size is too big to read, or null (main.js).
+  checkSize: (name, size) => checkSize(name, size) ?? null,
+};
+
+/**
+ * Compare the kept files `ids` (in that order): their bytes go to wasm as one
+ * block. A file in none of the suites compared is then left out (compared
+ * again without it), so the comparison lists only the files it compares.
+ */
+function compareKept(ids, options, pool) {
+  const kept = ids.map((id) => files.get(id)).filter(Boolean);
+  const report = compareFiles(kept, options, pool);
+  const used = new Set(report.suites.flatMap((s) => s.files));
+  if (used.size < 2 || used.size === kept.length) return report;
+  return compareFiles(kept.filter((_, i) => used.has(i)), options, pool);
+}
+
+function compareFiles(kept, options, pool) {
+  const total = kept.reduce((n, f) => n + f.bytes.length, 0);
+  const data = new Uint8Array(total);
+  let at = 0;
+  for (const f of kept) {
+    data.set(f.bytes, at);
+    at += f.bytes.length;
+  }
+  return compare(kept.map((f) => f.name), data, Uint32Array.from(kept, (f) => f.bytes.length), options, Boolean(pool));
+}
+
+const files = new Map(); // id -> {name, bytes}
+
+// Items of a compared suite per message.
+const PART_ITEMS = 100;
+
+/**
+ * Post a comparison in parts: each suite's items a hundred at a time
+ * ({type: 'call-part', id, suite, head?, items}), then the rest of the report
+ * with `parts: true` (analyzer.js puts the suites back). Posted whole, the
+ * comparison of 24 files was read (structured clone) on the main thread in
+ * one long task; each part is read in a task of its own.
+ */
+function postInParts(id, report) {
+  report.suites.forEach((suite, k) => {
+    const { items, ...head } = suite;
+    for (let i = 0; i === 0 || i < items.length; i += PART_ITEMS) {
+      postMessage({ type: 'call-part', id, suite: k, head: i === 0 ? head : undefined, items: items.slice(i, i + PART_ITEMS) });
+    }
+  });
+  postMessage({ type: 'called', id, value: { ...report, suites: [] }, parts: true });
+}
+
+/**
+ * DTW of two deterministic n-record series (a noisy wave and a time-shifted,
+ * stretched copy) with the warping path, timed around the wasm call (the
+ * result's conversion to JS included). Best of 5 after one warm-up.
+ */
+function dtwBench(n, stepPattern = 'symmetric2', band = undefined) {
+  let s = 12345;
+  const noise = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296 - 0.5;
+  const x = Float64Array.from({ length: n }, (_, i) => Math.sin(i / 40) + 0.1 * noise());
+  const y = Float64Array.from({ length: n }, (_, i) => Math.sin((i * 0.97 + 25) / 40) + 0.1 * noise());
+  const times = [];
+  let r;
+  for (let k = 0; k < 6; k++) {
+    const t0 = performance.now();
+    r = dtw(x, y, stepPattern, band ?? undefined);
+    const t = performance.now() - t0;
+    if (k > 0) times.push(t);
+  }
+  return { n, step_pattern: stepPattern, band: band ?? null, ms_best: Math.min(...times), ms_all: times, distance: r.distance, path_steps: r.index1.length };
+}
+
+// The suite cells' names: in display order (CELLS) and from the cheapest to
+// analyse to the dearest (BY_COST; alloc's bootstraps take seconds). Set once
+// the wasm is up.
+let CELLS = [];
+let BY_COST = [];
+
+const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
+  .then(() => {
+    const raw = cellList();
+    const list = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    CELLS = list.map((c) => c.name);
+    BY_COST = [...list].sort((a, b) => a.cost - b.cost).map((c) => c.name);
+    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes(), cells: list });
+    return true;
+  })
+  .catch((e) => {
+    postMessage({ type: 'fatal', message: `could not start the analysis (WebAssembly): ${e?.message ?? e}` });
+    return false;
+  });
+
+let chain = Promise.resolve();
+self.onmessage = (event) => {
+  const msg = event.data;
+  chain = chain.then(() => handle(msg)).catch((e) => {
+    const type = msg?.type === 'plan' ? 'plan-failed' : msg?.type === 'call' ? 'call-failed' : 'failed';
+    postMessage({ type, id: msg?.id, message: String(e?.message ?? e) });
+  });
+};
+
+async function handle(msg) {
+  if (msg.type === 'forget') {
+    files.delete(msg.id);
+    return;
+  }
+  if (msg.type === 'plan') {
+    if (!(await ready)) {
+      postMessage({ type: 'plan-failed', id: msg.id, message: 'the analysis module did not start' });
+      return;
+    }
+    try {
+      const a = msg.args;
+      postMessage({ type: 'planned', id: msg.id, plan: plan(a.event_ns, a.tick_ns, a.overhead_ns, a.epsilon, a.confidence) ?? null });
+    } catch (e) {
+      postMessage({ type: 'plan-failed', id: msg.id, message: String(e?.message ?? e) });
+    }
+    return;
+  }
+  if (msg.type === 'call') {
+    const fn = Object.hasOwn(CALLS, msg.fn) ? CALLS[msg.fn] : null;
+    if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
+    if (!(await ready)) throw new Error('the analysis module did not start');
+    const value = fn(...msg.args);
+    if (msg.fn === 'compare' && value?.suites) postInParts(msg.id, value);
+    else postMessage({ type: 'called', id: msg.id, value });
+    return;
+  }
+  if (msg.type !== 'analyze') return;
+  if (msg.buffer) files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
+  if (msg.store) return;
+  const file = files.get(msg.id);
+  if (!(await ready)) {
+    postMessage({ type: 'failed', id: msg.id, message: 'the analysis module did not start' });
+    return;
+  }
+  if (!file) {
+    postMessage({ type: 'failed', id: msg.id, message: 'the file is no longer loaded' });
+    return;
+  }
+  postMessage({ type: 'started', id: msg.id });
+  try {
+    const { report, merged } = msg.progressive
+      ? analyzeProgressively(msg.id, file, msg.options ?? undefined)
+      : { report: analyze(file.name, file.bytes, msg.options ?? undefined), merged: [] };
+    postMessage({ type: 'result', id: msg.id, report: packCells(report), merged });
+  } catch (e) {
+    postMessage({ type: 'failed', id: msg.id, message: String(e?.message ?? e) });
+  }
+}
+
+/**
+ * The report with each suite's cell as JSON text (notebook.js parses a cell
+ * when it builds it). Read on the main thread, a 250-series Samples cell was
+ * a graph of ~100,000 objects to copy in and then keep: every garbage
+ * collection traced it again, cells not yet built included. Text is one
+ * copy and one untraced string. (JSON as `tickbook analyze --json` writes
+ * it: a non-finite number is null there too.)
+ */
+function packCells(report) {
+  if (!report?.ok) return report;
+  const packed = { ...report };
+  for (const s of CELLS) if (packed[s] != null && typeof packed[s] !== 'string') packed[s] = JSON.stringify(packed[s]);
+  return packed;
+}
+
+// The cheapest cells, analysed together in the first call: each is quick.
+const FIRST_CALL = 3;
+
+/**
+ * The file's report, built suite by suite (report::analyze_bytes_suites) from
+ * the cheapest to analyse to the dearest (BY_COST), each cell posted as a
+ * partial result as soon as it is ready, so that the first shows early. Each
+ * cell is computed from its own suite alone, so the final report equals
+ * `analyze`'s: it is the last call's (header, info and every warning, the
+ * last suite's included) with the earlier calls' cells.
+ */
+function analyzeProgressively(id, file, options) {
+  const first = analyzeSuites(file.name, file.bytes, options, BY_COST.slice(0, FIRST_CALL));
+  const rest = first.ok ? BY_COST.slice(FIRST_CALL).filter((s) => first.info?.suites?.includes(s)) : [];
+  if (!rest.length) return { report: first, merged: [] };
+  const cells = {};
+  // A partial result carries only the cells new since the last one (the
+  // page merges them): re-sending every earlier cell made each message, and
+  // its decoding on the main thread, grow with the file.
+  const post = (r) => {
+    const fresh = {};
+    for (const s of CELLS) {
+      if (r[s] != null) {
+        cells[s] = r[s];
+        fresh[s] = r[s];
+      }
+    }
+    if (Object.keys(fresh).length) postMessage({ type: 'result', id, partial: true, report: packCells(r), cells: Object.keys(fresh) });
+  };
+  post(first);
+  for (const suite of rest.slice(0, -1)) post(analyzeSuites(file.name, file.bytes, options, [suite]));
+  // The final message, too, carries only its own cell; `merged` names the
+  // earlier ones the page adds back (Analyzer).
+  const last = analyzeSuites(file.name, file.bytes, options, rest.slice(-1));
+  return { report: last, merged: Object.keys(cells) };
+}
