@@ -195,3 +195,35 @@ test('no Rust crate has a cycle between its top-level modules', () => {
   for (const [src, graph] of graphs) for (const c of cycles(graph)) found.push(`${src}: ${c}`);
   assert.deepEqual(found, [], `module cycles (a module that uses one that uses it back):\n  ${found.join('\n  ')}`);
 });
+
+/** The registry's lines: `name Variant run|file;` in analysis/src/suites/mod.rs. */
+function registeredSuites() {
+  const text = read('analysis/src/suites/mod.rs');
+  return [...text.matchAll(/^\s+([a-z_]+)\s+([A-Z]\w*)\s+(run|file);\s*$/gm)].map((m) => m[1]);
+}
+
+// Adding a suite touches its collector module, its analysis folder, one
+// registry line, its cell folder, its terminal file, its docs and its tests;
+// nothing else may list suite names. A quoted name (a string the code
+// dispatches on) outside those places is such a list.
+test('a suite is named, as a string, only in its own places', () => {
+  const suites = registeredSuites();
+  assert.ok(suites.length >= 8, `the registry lists the suites (found: ${suites.join(', ')})`);
+  const code = tracked.filter((p) => /\.(rs|js|mjs)$/.test(p) && !notCode(p)
+    && !/(^|\/)tests\//.test(p) && !p.startsWith('fuzz/') && !p.startsWith('docs/'));
+  const own = (path, name) => path.startsWith(`analysis/src/suites/${name}/`) || path === `analysis/src/suites/${name}.rs`
+    || path.startsWith(`measure/src/${name}/`) || path === `measure/src/${name}.rs`
+    || path === `collector/src/terminal/${name}.rs`
+    || path.startsWith(`web/src/cells/${name}/`);
+  const elsewhere = [];
+  for (const path of code) {
+    const lines = read(path).split('\n');
+    lines.forEach((line, i) => {
+      if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+      for (const name of suites) {
+        if (new RegExp(`["'\`]${name}["'\`]`).test(line) && !own(path, name)) elsewhere.push(`${path}:${i + 1}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(elsewhere, [], `suite names as strings outside their suite's own files (derive them from the registry instead):\n  ${elsewhere.join('\n  ')}`);
+});
