@@ -1,4 +1,4 @@
-// Imported benchmarks clustered by cost (issue 7): the Google Benchmark
+// Imported benchmarks clustered by cost: the Google Benchmark
 // fixture (six time series) shows the Samples cell's clustering, whose cluster
 // count at each of the six granularity cuts, the granularities and the members
 // at the median cut equal `tickbook analyze --json`; the one-series pyperf

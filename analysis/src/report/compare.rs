@@ -3,7 +3,7 @@
 //! by identity and each file is compared with the suite's first file (the
 //! baseline) by the comparison rule of `stats::compare` — different only when
 //! the CIs are disjoint **and** the relative difference exceeds
-//! `Options::threshold` (METHODS.md §002).
+//! `Options::threshold` (Hocko & Kalibera).
 //!
 //! Each side's estimate and CI is the one its own cell shows (median
 //! percentile bootstrap for ops, copy and clock read cost; random-effects CI

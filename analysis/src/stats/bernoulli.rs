@@ -1,5 +1,5 @@
 //! Timing events shorter than a clock's tick by Bernoulli trials
-//! (METHODS.md §000, eqs. 1, 2, 5, 6).
+//! (Lambert & Power, eqs. 1, 2, 5, 6).
 //!
 //! Each trial reads the clock before and after one event and scores 1 when
 //! the clock ticked in between; with m ticks in n trials, p = m/n estimates

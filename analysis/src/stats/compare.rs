@@ -1,4 +1,4 @@
-//! Comparing results with uncertainty (METHODS.md §002): two results differ
+//! Comparing results with uncertainty (Hocko & Kalibera): two results differ
 //! only when their confidence intervals do not overlap **and** they differ by
 //! more than a threshold the user chooses; strategies are ranked with ties.
 

@@ -1,4 +1,4 @@
-//! Statistics of repeated executions (METHODS.md §002; Kalibera & Jones
+//! Statistics of repeated executions (Hocko & Kalibera; Kalibera & Jones
 //! 2013): data are measurements grouped by execution (process run), and the
 //! noise between executions is kept apart from the noise within one.
 //!

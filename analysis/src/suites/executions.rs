@@ -1,6 +1,6 @@
 //! Execution statistics for any data grouped by execution (the `samples`
 //! kind, the `alloc` suite, imports): how much of the noise lives between
-//! process runs rather than inside one (METHODS.md §002).
+//! process runs rather than inside one (Hocko & Kalibera).
 
 use crate::options::Options;
 use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi};

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// `data` of the `alloc` suite: workloads under page-placement strategies and
 /// allocators, each configuration run as many separate child executions
-/// (METHODS.md §002).
+/// (Hocko & Kalibera).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct AllocData {
     pub executions_per_config: u32,

@@ -1,6 +1,6 @@
 //! Allocation and page placement: workloads under page-placement strategies
-//! and allocators, each configuration run as separate executions (METHODS.md
-//! §002).
+//! and allocators, each configuration run as separate executions (Hocko &
+//! Kalibera).
 
 mod data;
 pub mod report;

@@ -1,7 +1,7 @@
-//! The Allocation cell (METHODS.md §002): per configuration, the execution
+//! The Allocation cell (Hocko & Kalibera): per configuration, the execution
 //! statistics of its child executions; across configurations that differ
 //! only in the placement strategy, rankings of the strategies by mean time
-//! and by impact factor at several thresholds (the seed's Figures 6 and 8),
+//! and by impact factor at several thresholds (Hocko & Kalibera's Figures 6 and 8),
 //! geometric means of time ratios, and the ECDF of impact factors (Figure 9).
 
 use super::{AllocConfig, AllocData};
@@ -17,7 +17,7 @@ use crate::suites::executions::{execution_stats, ExecutionStats};
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// Thresholds of the seed's Figures 6 (means) and 8 (impact factors). The
+/// Thresholds of Hocko & Kalibera's Figures 6 (means) and 8 (impact factors). The
 /// impact thresholds are relative differences (50 % … 800 %) and were set
 /// for the paper's statistic; the factor ranked here is about the paper's
 /// over its null mean (1.06 for groups of 10 normal values), a near-constant

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// `data` of the `bernoulli` suite: events of known length timed by
-/// Bernoulli trials of a coarse clock (METHODS.md §000) and, as the
+/// Bernoulli trials of a coarse clock (Lambert & Power) and, as the
 /// reference, by the TSC.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct BernoulliData {

@@ -1,5 +1,5 @@
 //! Bernoulli timing: events of known length timed by Bernoulli trials of a
-//! coarse clock (METHODS.md §000).
+//! coarse clock (Lambert & Power).
 
 mod data;
 pub mod report;

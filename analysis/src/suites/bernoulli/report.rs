@@ -1,5 +1,5 @@
 //! The Bernoulli cell: events shorter than a clock's tick, estimated from
-//! tick counts (METHODS.md §000, eqs. 1, 2, 5, 6) and checked against the
+//! tick counts (Lambert & Power, eqs. 1, 2, 5, 6) and checked against the
 //! TSC reference; plus the trial planner (the paper's Table 1).
 
 use super::{BernoulliData, BernoulliTrials};
@@ -30,7 +30,7 @@ pub struct BernoulliReport {
     pub events: Vec<EventRow>,
     pub coverage: Coverage,
     /// Trials and wall time for a range of event lengths at this tick and
-    /// overhead (Table 1 of the seed, for this machine).
+    /// overhead (Lambert & Power's Table 1, for this machine).
     pub planner: Vec<PlanRow>,
 }
 

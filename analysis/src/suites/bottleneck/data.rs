@@ -4,7 +4,7 @@ use crate::format::NamedSize;
 use crate::suites::ops::OpMeasurement;
 use serde::{Deserialize, Serialize};
 
-/// `data` of the `bottleneck` suite (METHODS.md §004, MTOOL): kernels with
+/// `data` of the `bottleneck` suite (MTOOL): kernels with
 /// known operation counts over working sets that cross the caches, each
 /// region timed, plus the operation costs (measured in the same run) that
 /// predict each region's time as if every access hit L1.

@@ -1,5 +1,5 @@
 //! Bottlenecks: MTOOL's predictions from operation counts and costs against
-//! timed regions (METHODS.md §004).
+//! timed regions (MTOOL).
 
 mod data;
 pub mod report;

@@ -1,4 +1,4 @@
-//! The Bottlenecks cell (METHODS.md §004, MTOOL): each region's time
+//! The Bottlenecks cell (MTOOL): each region's time
 //! predicted from its operation counts × per-operation costs as if every
 //! access hit L1, against the measured time; overhead =
 //! (measured − predicted) / predicted with a bootstrap CI; regions sorted

@@ -3,7 +3,7 @@
 use crate::format::NamedSize;
 use serde::{Deserialize, Serialize};
 
-/// `data` of the `copy` suite: the array-copy benchmark of METHODS.md §001
+/// `data` of the `copy` suite: the array-copy benchmark ArrayCopyTest3
 /// — 8 variants × alignments × implementations × lengths.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CopyData {
@@ -24,7 +24,7 @@ pub struct CopyCase {
     /// `std_copy_nonoverlapping`, `std_copy` (memmove), `rep_movsb`,
     /// `sse2_loop16`, `avx2_loop32`, `byte_loop`.
     pub implementation: String,
-    /// 1–8, as the seed's ArrayCopyTest3: 1–4 distinct arrays, 5–8 the same
+    /// 1–8, as in ArrayCopyTest3: 1–4 distinct arrays, 5–8 the same
     /// array, with offsets (0,0), (off,0), (0,off), (off,off).
     pub variant: u8,
     pub same_array: bool,

@@ -1,4 +1,4 @@
-//! Copy: the array-copy benchmark (METHODS.md §001).
+//! Copy: the array-copy benchmark (after Tišnovský's ArrayCopyTest3).
 
 mod data;
 pub mod report;

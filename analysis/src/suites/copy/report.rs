@@ -1,4 +1,4 @@
-//! The Copy cell (METHODS.md §001): time per copy for every variant ×
+//! The Copy cell (after Tišnovský's ArrayCopyTest3): time per copy for every variant ×
 //! alignment × implementation × length, and the cases that are slower than
 //! the same copy between distinct arrays at offset (0, 0) — flagged by the
 //! comparison rule (disjoint CIs and a difference above the threshold), not

@@ -1,8 +1,8 @@
 //! The operation-cost cells: per-operation cost table with bootstrap CIs,
-//! the six-number summary and Tukey outliers over all operations (the seed's
+//! the six-number summary and Tukey outliers over all operations (Lambert & Power's
 //! Table 3), hierarchical clustering with the granularity cut at each of the
 //! six statistics (Tables 4–6), and the calibration of portable timings
-//! against the cycle counter (METHODS.md §000).
+//! against the cycle counter (Lambert & Power).
 //!
 //! The summary, outliers, clustering and modes are of one clock's per-op
 //! times, the *reference clock* (`Options.reference_clock`): the portable

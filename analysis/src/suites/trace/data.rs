@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// `data` of the `trace` suite: workloads sampled per interval, at several
 /// instrumentation levels, to see whether measuring changed what was
-/// measured (METHODS.md §003).
+/// measured (Mytkowicz et al.).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TraceData {
     /// Every metric a record may carry, with where it comes from.

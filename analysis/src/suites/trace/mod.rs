@@ -1,5 +1,5 @@
 //! Perturbation: workloads sampled per interval at several instrumentation
-//! levels (METHODS.md §003).
+//! levels (Mytkowicz et al.).
 
 mod data;
 pub mod report;

@@ -1,4 +1,4 @@
-//! The Perturbation cell (METHODS.md §003, Mytkowicz et al.): does
+//! The Perturbation cell (Mytkowicz et al.): does
 //! instrumenting a program change what its metrics say?
 //!
 //! * **Inner perturbation** — the Spearman correlation of every pair of
@@ -8,7 +8,7 @@
 //!   by dynamic time warping, then each metric is correlated (Spearman) with
 //!   itself along the warping path; 1.0 = unperturbed.
 //! * A change counts only when it exceeds the spread seen between baseline
-//!   runs (the seed's criterion): for inner correlations the range of a
+//!   runs (Mytkowicz et al.'s criterion): for inner correlations the range of a
 //!   pair's correlation over baseline runs; for outer correlations the
 //!   largest drop below 1.0 of a baseline run aligned to the reference.
 //!
