@@ -169,7 +169,7 @@ pub fn default_options() -> Result<JsValue, JsError> {
 
 /// Why the analysis cannot take `options` (the message `analyze` would
 /// throw), or undefined when it can: the page checks a link's options field
-/// by field with it (web/src/state.js) and falls back to a field's default.
+/// by field with it (web/src/app/state.js) and falls back to a field's default.
 #[wasm_bindgen(js_name = checkOptions)]
 pub fn check_options(options: JsValue) -> Option<String> {
     let opts: Options = match serde_wasm_bindgen::from_value(options) {

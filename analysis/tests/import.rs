@@ -450,7 +450,7 @@ fn unknown_json_lists_what_was_tried() {
     }
 }
 
-/// The page bundles a dropped folder's JSON files (web/src/intake.js); the
+/// The page bundles a dropped folder's JSON files (web/src/app/intake.js); the
 /// bundle reads as the folder does.
 #[test]
 fn folder_bundle_reads_like_the_folder() {

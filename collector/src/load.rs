@@ -1,6 +1,6 @@
 //! The one way the command line reads its FILE arguments (`analyze`,
 //! `analyze --compare`, `report`), as the page's pickers read what is
-//! dropped on them (web/src/intake.js): a file is one input; a folder that
+//! dropped on them (web/src/app/intake.js): a file is one input; a folder that
 //! holds Criterion.rs results (a `sample.json` anywhere in it) is one input,
 //! its JSON files bundled as the page bundles them
 //! (`import::folder_bundle`); any other folder is each JSON file in it.

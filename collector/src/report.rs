@@ -4,7 +4,7 @@
 //! The built page (web/dist/index.html, self-contained: scripts, styles and
 //! the wasm inline) is the template; this fills its empty data block with
 //! the files (gzip + base64) and the options, in the shape the page itself
-//! writes (web/src/embed.js). Opened in a browser, the report analyses the
+//! writes (web/src/app/embed.js). Opened in a browser, the report analyses the
 //! files with the same wasm the page uses, offline. Nothing is analysed
 //! here: files are only read, to name the bad ones on stderr; a bad file still
 //! goes in and shows its error card, as it would in the page. The same

@@ -241,3 +241,15 @@ test('a suite is named, as a string, only in its own places', () => {
   }
   assert.deepEqual(elsewhere, [], `suite names as strings outside their suite's own files (derive them from the registry instead):\n  ${elsewhere.join('\n  ')}`);
 });
+
+test('every repository path a comment or doc names exists', () => {
+  const stale = [];
+  for (const path of textFiles.filter((p) => p !== 'tests/unit/tidy.test.mjs')) {
+    read(path).split('\n').forEach((line, i) => {
+      for (const [named] of line.matchAll(/\b(?:web\/src|analysis\/src|collector\/src|measure\/src)\/[\w/.-]*\w\.(?:js|rs)\b/g)) {
+        if (!trackedSet.has(named)) stale.push(`${path}:${i + 1}: ${named}`);
+      }
+    });
+  }
+  assert.deepEqual(stale, [], `paths that do not exist (moved or renamed?):\n  ${stale.join('\n  ')}`);
+});

@@ -42,7 +42,7 @@ pub enum Format {
     CargoCriterion,
     /// Not a tool's format: a folder the page read and bundled as
     /// `{"tickbook_folder": 1, "entries": [{"path", "text"}…]}`
-    /// (web/src/intake.js), read as [`criterion::read_dir`] reads a tree.
+    /// (web/src/app/intake.js), read as [`criterion::read_dir`] reads a tree.
     Folder,
 }
 

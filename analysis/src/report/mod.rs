@@ -171,7 +171,7 @@ pub fn analyze_bytes(file: &str, bytes: &[u8], opts: &Options) -> FileReport {
 /// `analyze_bytes` with only the named suites' cells computed (the others
 /// stay empty; header, info and run warnings as usual). The page analyses a
 /// big run suite by suite, cheapest first, to show its first cells early
-/// (`web/src/worker.js`); each cell is computed from its own suite alone, so
+/// (`web/src/worker/worker.js`); each cell is computed from its own suite alone, so
 /// the cells equal `analyze_bytes`'s. A `samples` file is one suite and is
 /// always analysed whole.
 pub fn analyze_bytes_suites(

@@ -1,5 +1,5 @@
 //! `tickbook analyze --compare` in the terminal: the page's Comparison cell
-//! (web/src/compare.js) as tables — the files, then per suite each item's
+//! (web/src/cells/compare.js) as tables — the files, then per suite each item's
 //! estimate in every file and each file against the baseline, then the
 //! pooled executions. `--json` has every field.
 
