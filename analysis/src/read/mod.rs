@@ -33,6 +33,8 @@ pub enum Document {
     Samples(SamplesFile),
 }
 
+// One cell's data: a run suite's from the run document, the `file` cell's
+// (samples) from a samples document.
 macro_rules! cell_of {
     (run $f:ident $doc:expr) => {
         match $doc {

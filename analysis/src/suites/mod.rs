@@ -2,7 +2,7 @@
 //! file reads to), its checks and its report, behind the [`Suite`] trait.
 //! `samples` is the cell of samples files and imports.
 //!
-//! The [`registry!`] lists every cell once. The document model
+//! The `registry!` macro lists every cell once. The document model
 //! (`read::RunDocument`), the reader's dispatch, `report::FileReport`'s
 //! cells, the per-suite filter (`report::analyze_bytes_suites`),
 //! [`SuiteId`], `report::Cell` and [`cell_list`] are generated from it:
