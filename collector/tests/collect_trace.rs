@@ -208,17 +208,19 @@ fn quick_trace_has_workloads_levels_and_overhead() {
         );
         level3.push((w.name.clone(), pct(&cpu, 3)));
     }
-    // The highest level costs time. Per workload it varies with what the
-    // counters sit in (compress measured +1 % to +13 % across runs here;
-    // game_tree +48 % to +72 %), so the check is on the clearest workload,
-    // and that no workload got markedly faster.
+    // The highest level costs time. Per workload it varies with the CPU
+    // and what the counters sit in (on Intel guests compress measured +1 %
+    // to +13 % across runs, game_tree +48 % to +72 %; on an AMD EPYC guest
+    // the clearest workload measured +10 % to +11 % CPU time in quick runs),
+    // so the check is on the clearest workload, above the few % that runs
+    // at one level differ by, and that no workload got markedly faster.
     let best = level3
         .iter()
         .map(|(_, p)| *p)
         .fold(f64::NEG_INFINITY, f64::max);
     assert!(
-        best > 10.0,
-        "no workload's level 3 costs > 10 % CPU time: {level3:?}"
+        best > 5.0,
+        "no workload's level 3 costs > 5 % CPU time: {level3:?}"
     );
     assert!(
         level3.iter().all(|(_, p)| *p > -10.0),
