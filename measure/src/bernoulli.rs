@@ -12,6 +12,7 @@
 use std::hint::black_box;
 
 use serde_json::json;
+use tickbook_analysis::stats::bootstrap::median;
 use tickbook_analysis::suites::bernoulli::{BernoulliData, BernoulliEvent, BernoulliTrials};
 
 use super::scan::{self, ScanLimits};
@@ -198,12 +199,6 @@ fn reference_samples(read: fn() -> u64, ns_per_unit: f64, units: u64, count: usi
         out.push(b.wrapping_sub(a) as f64 * ns_per_unit);
     }
     out
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 /// z(1 − α/2) for a two-sided confidence level: the standard normal

@@ -5,6 +5,7 @@
 use indicatif::ProgressBar;
 use serde_json::json;
 use tickbook_analysis::report::{clocks_report, Options};
+use tickbook_analysis::stats::bootstrap::median;
 use tickbook_analysis::suites::clocks::{ClockMeasurement, ClocksData, CrossCpuCheck, ReadCost};
 
 use super::scan::{self, ScanLimits};
@@ -581,17 +582,12 @@ fn cross_cpu(
     out
 }
 
-fn median(xs: &[f64]) -> Option<f64> {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied()
-}
-
 fn bar_summary(m: &ClockMeasurement) -> String {
     let cost = m
         .read_cost
         .as_ref()
-        .and_then(|r| median(&r.samples_ns))
+        .filter(|r| !r.samples_ns.is_empty())
+        .map(|r| median(&r.samples_ns))
         .map_or("-".to_string(), fmt_ns);
     let tick = m.scan.as_ref().and_then(|s| {
         let min = s.steps.iter().copied().filter(|&x| x > 0).min()?;

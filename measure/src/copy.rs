@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use serde_json::json;
 use tickbook_analysis::format::{Cache, NamedSize};
+use tickbook_analysis::stats::bootstrap::median;
 use tickbook_analysis::suites::copy::{CopyCase, CopyData};
 
 use super::alloc::mem::Mapping;
@@ -677,16 +678,6 @@ fn copy_flags() -> Vec<String> {
         .into_iter()
         .filter(|f| wanted.contains(&f.as_str()))
         .collect()
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut s: Vec<f64> = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    if s.is_empty() {
-        f64::NAN
-    } else {
-        s[s.len() / 2]
-    }
 }
 
 /// One line per length: each implementation's median time per byte in the

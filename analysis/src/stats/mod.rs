@@ -7,6 +7,7 @@ pub mod bernoulli;
 pub mod bootstrap;
 pub mod cluster;
 pub mod compare;
+pub mod differential;
 pub mod dist;
 pub mod dtw;
 pub mod ecdf;

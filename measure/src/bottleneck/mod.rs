@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use serde_json::json;
 use tickbook_analysis::format::{Cache, NamedSize};
+use tickbook_analysis::stats::bootstrap::median;
 use tickbook_analysis::suites::bottleneck::{BottleneckCase, BottleneckData, BottleneckKernel};
 use tickbook_analysis::suites::ops::OpMeasurement;
 
@@ -129,16 +130,6 @@ fn sizes(cap: u64, quick: bool) -> Vec<u64> {
         s *= step;
     }
     v
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v[v.len() / 2]
-    }
 }
 
 pub fn run(ctx: &Ctx) -> SuiteResult {

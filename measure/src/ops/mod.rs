@@ -16,6 +16,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use serde_json::json;
+use tickbook_analysis::stats::bootstrap::median;
+use tickbook_analysis::stats::differential::per_copy;
 use tickbook_analysis::suites::ops::{CoreClock, OpMeasurement, OpsData};
 
 use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
@@ -222,12 +224,6 @@ fn core_clock_sample() -> Option<(f64, f64, u64)> {
     None
 }
 
-fn median(xs: &[f64]) -> Option<f64> {
-    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied()
-}
-
 /// Median over repetitions of (t(2n) − t(n)) / n: `n_copies[i]` and
 /// `two_n[i]` are one repetition's times of n and of 2n copies. `None` when
 /// there is no copy to divide by or no repetition with both times finite.
@@ -235,12 +231,13 @@ pub fn per_op(n_copies: &[f64], two_n: &[f64], copies: u32) -> Option<f64> {
     if copies == 0 {
         return None;
     }
-    let d: Vec<f64> = n_copies
-        .iter()
-        .zip(two_n)
-        .map(|(a, b)| (b - a) / f64::from(copies))
-        .collect();
-    median(&d)
+    finite_median(&per_copy(n_copies, two_n, copies.into()))
+}
+
+/// The median of the finite values, or `None` when there are none.
+fn finite_median(xs: &[f64]) -> Option<f64> {
+    let finite: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    (!finite.is_empty()).then(|| median(&finite))
 }
 
 fn failure(message: String) -> SuiteFailure {
@@ -310,7 +307,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
                 ticks,
                 ticks_2n,
             };
-            let tpc = median(&c.ticks_per_add()).unwrap_or(f64::NAN);
+            let tpc = finite_median(&c.ticks_per_add()).unwrap_or(f64::NAN);
             pb.finish_with_message(format!("{tpc:.4} counter ticks per core cycle"));
             core_clock = Some(c);
         }
@@ -499,7 +496,7 @@ fn summary_lines(ops: &[OpMeasurement], core: Option<&CoreClock>) -> Vec<String>
         ops.len(),
         available
     )];
-    let Some(tpc) = core.and_then(|c| median(&c.ticks_per_add())) else {
+    let Some(tpc) = core.and_then(|c| finite_median(&c.ticks_per_add())) else {
         out.push("no core clock: per-op cycles not shown".to_string());
         return out;
     };

@@ -22,6 +22,7 @@ use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tickbook_analysis::stats::bootstrap::median_in_place;
 use tickbook_analysis::suites::trace::{
     InstrumentationLevel, TraceData, TraceMetric, TraceRun, TraceWorkload,
 };
@@ -291,18 +292,6 @@ fn run_one(
     })
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        f64::NAN
-    } else if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
-}
-
 /// The cycle counter's ordered read, or why there is none.
 fn tsc_reader(ctx: &Ctx) -> Result<fn() -> u64, String> {
     let support = super::tsc::detect(ctx.no_counter, &super::host::cpuinfo_flags());
@@ -553,7 +542,7 @@ fn summarize(d: &TraceData) -> Vec<String> {
                 .filter(|r| r.level == l)
                 .map(|r| r.wall_ns)
                 .collect();
-            median(&mut v)
+            median_in_place(&mut v)
         };
         // CPU time of the workload thread (task_clock over the run): on a
         // busy machine wall time also holds other processes' time.
@@ -567,7 +556,7 @@ fn summarize(d: &TraceData) -> Vec<String> {
                     Some(r.records.iter().map(|x| x[i]).sum::<f64>())
                 })
                 .collect();
-            median(&mut v)
+            median_in_place(&mut v)
         };
         let (base, cpu_base) = (med(0), cpu_med(0));
         let over: Vec<String> = w

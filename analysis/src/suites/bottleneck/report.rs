@@ -149,10 +149,7 @@ fn per_op(m: &OpMeasurement, unit: &str, copies: u32) -> Vec<f64> {
     } else {
         (&m.portable_n_ns, &m.portable_2n_ns)
     };
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (y - x) / f64::from(copies.max(1)))
-        .collect()
+    crate::stats::differential::per_copy(a, b, copies.into())
 }
 
 /// The cache level a working set fits in.

@@ -40,15 +40,11 @@ pub struct CoreClock {
 impl CoreClock {
     /// Counter ticks per dependent add (one core cycle), one per sample.
     pub fn ticks_per_add(&self) -> Vec<f64> {
-        let n = self.adds as f64;
         if self.ticks_2n.is_empty() {
+            let n = self.adds as f64;
             self.ticks.iter().map(|t| t / n).collect()
         } else {
-            self.ticks
-                .iter()
-                .zip(&self.ticks_2n)
-                .map(|(a, b)| (b - a) / n)
-                .collect()
+            crate::stats::differential::per_copy(&self.ticks, &self.ticks_2n, self.adds)
         }
     }
 }

@@ -11,6 +11,7 @@ pub use report::*;
 
 use super::{Context, Item, Measurements, Suite};
 use crate::error::{Checker, ReadError};
+use crate::stats::differential::per_copy;
 
 pub struct Ops;
 
@@ -37,12 +38,7 @@ impl Suite for Ops {
             .filter(|op| op.available)
             .map(|op| {
                 // As the ops cell: (t(2n) − t(n)) / n per repetition.
-                let xs = op
-                    .portable_n_ns
-                    .iter()
-                    .zip(&op.portable_2n_ns)
-                    .map(|(a, b)| (b - a) / data.copies as f64)
-                    .collect();
+                let xs = per_copy(&op.portable_n_ns, &op.portable_2n_ns, data.copies.into());
                 Item {
                     key: format!("{} · {}", op.name, op.form),
                     unit: "ns".into(),

@@ -18,6 +18,7 @@ use super::{OpMeasurement, OpsData};
 use crate::options::{Options, ReferenceClock};
 use crate::stats::bootstrap::{median_ci, BootstrapCi};
 use crate::stats::cluster::{cluster_1d, Dendrogram, Linkage};
+use crate::stats::differential::per_copy;
 use crate::stats::modes::{detect_modes, Modes};
 use crate::stats::regression::{ols, Fit};
 use crate::stats::{Fences, Summary};
@@ -180,15 +181,6 @@ pub struct CalibrationPoint {
     pub residual_ns: f64,
 }
 
-/// Per-op cost samples: (t(2n) − t(n)) / n for each repetition.
-fn per_op(n_copies: &[f64], two_n: &[f64], copies: u32) -> Vec<f64> {
-    n_copies
-        .iter()
-        .zip(two_n)
-        .map(|(a, b)| (b - a) / copies as f64)
-        .collect()
-}
-
 fn scaled(ci: &BootstrapCi, k: f64) -> BootstrapCi {
     BootstrapCi {
         estimate: ci.estimate * k,
@@ -200,8 +192,16 @@ fn scaled(ci: &BootstrapCi, k: f64) -> BootstrapCi {
 
 fn op_row(op: &OpMeasurement, d: &OpsData, ticks_per_cycle: Option<f64>, o: &Options) -> OpRow {
     let ci = |xs: Vec<f64>| median_ci(&xs, &o.bootstrap);
-    let portable_ns = ci(per_op(&op.portable_n_ns, &op.portable_2n_ns, d.copies));
-    let counter_ticks = ci(per_op(&op.counter_n_ticks, &op.counter_2n_ticks, d.copies));
+    let portable_ns = ci(per_copy(
+        &op.portable_n_ns,
+        &op.portable_2n_ns,
+        d.copies.into(),
+    ));
+    let counter_ticks = ci(per_copy(
+        &op.counter_n_ticks,
+        &op.counter_2n_ticks,
+        d.copies.into(),
+    ));
     OpRow {
         name: op.name.clone(),
         group: op.group.clone(),
