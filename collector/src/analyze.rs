@@ -6,7 +6,7 @@
 //! page renders, so `--json` prints exactly what the page shows. Bad files get
 //! one line each on stderr and a non-zero exit; good files are still shown.
 
-use crate::load::load_inputs;
+use crate::load::{load_inputs, read_file};
 use crate::terminal::{clean_lines, render_comparison, render_file};
 use clap::Args;
 use std::io::Write as _;
@@ -172,8 +172,8 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         None => None,
         Some(path) => {
             let name = path.display().to_string();
-            match std::fs::read(path)
-                .map_err(|e| format!("{name}: cannot read the file: {e}"))
+            match read_file(path, &name, &opts.limits)
+                .map_err(|e| format!("{name}: {e}"))
                 .and_then(|b| CalibrationFit::from_json(&name, &b))
             {
                 Ok(f) => Some(f),

@@ -29,8 +29,8 @@ pub(crate) fn limits() -> Result<Limits, String> {
 }
 
 /// A file's bytes, unless it is bigger than the limit: its size is looked
-/// at first, so a huge file is never read.
-fn read_file(path: &Path, name: &str, limits: &Limits) -> Result<Vec<u8>, String> {
+/// at first, so a huge file is never read. Also reads `--calibrate-with`'s fit.
+pub(crate) fn read_file(path: &Path, name: &str, limits: &Limits) -> Result<Vec<u8>, String> {
     let size = std::fs::metadata(path)
         .map_err(|e| format!("cannot read the file: {e}"))?
         .len();

@@ -146,6 +146,28 @@ fn a_file_over_the_size_limit_is_refused_without_being_read() {
     let errors: Vec<&str> = r.stderr.lines().filter(|l| l.contains("too big")).collect();
     assert_eq!(errors.len(), 1, "{}", r.stderr);
     assert!(errors[0].contains("big.json") && errors[0].contains("TICKBOOK_MAX_FILE_BYTES"));
+    // As a calibration fit to apply: refused by its size too, never read.
+    let r = run(
+        &[
+            "analyze".as_ref(),
+            good.as_os_str(),
+            "--calibrate-with".as_ref(),
+            big.as_os_str(),
+        ],
+        &[],
+    );
+    assert_eq!((r.signal, r.code), (None, Some(2)), "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim(),
+        format!(
+            "error: {}: too big to analyse: the file is 1.1 GiB (1181116006 bytes), more than \
+             the 256 MiB a file may have. Split the file, or set the environment variable \
+             TICKBOOK_MAX_FILE_BYTES to a higher limit and use `tickbook analyze` (the page \
+             keeps its limits)",
+            big.display()
+        )
+    );
+    assert!(r.max_rss_mib < 100.0, "{} MiB", r.max_rss_mib);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
