@@ -30,7 +30,9 @@ try {
 /**
  * `import CELL_BUILDERS from 'tickbook:cells'` (app/notebook.js): every
  * web/src/cells/<name>/index.js's `build`, by its folder's name, so that a
- * suite's cell is found by its name and no list of suites is kept by hand.
+ * suite's cell is found by its name and no list of suites is kept by hand;
+ * and `CELL_VIEW_FIELDS` (app/state.js): each one's `viewFields` (what a link
+ * keeps of its view), undefined where it keeps nothing.
  * Static imports, not a dynamic import with a pattern: esbuild evaluates
  * those lazily, and every module they import, Observable Plot and d3
  * included, is then wrapped whole (37 KiB more in the page and each report).
@@ -50,9 +52,12 @@ const cellsPlugin = {
         } catch { /* a folder without a cell (none today) */ }
       }
       names.sort();
-      const lines = names.map((n, i) => `import { build as cell${i} } from ${JSON.stringify(`./${n}/index.js`)};`);
-      const entries = names.map((n, i) => `${JSON.stringify(n)}: cell${i}`);
-      return { contents: `${lines.join('\n')}\nexport default { ${entries.join(', ')} };\n`, resolveDir: dir, watchDirs: [dir] };
+      const lines = names.map((n, i) => `import * as cell${i} from ${JSON.stringify(`./${n}/index.js`)};`);
+      const builders = names.map((n, i) => `${JSON.stringify(n)}: cell${i}.build`);
+      const fields = names.map((n, i) => `${JSON.stringify(n)}: cell${i}.viewFields`);
+      const contents = `${lines.join('\n')}\nexport default { ${builders.join(', ')} };\n` +
+        `export const CELL_VIEW_FIELDS = { ${fields.join(', ')} };\n`;
+      return { contents, resolveDir: dir, watchDirs: [dir] };
     });
   },
 };

@@ -15,11 +15,16 @@ import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   ROOT, FIXTURES, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  cellViewFields,
 } from './harness.mjs';
 import init, { defaultOptions, checkOptions as wasmCheck } from '../../web/pkg/tickbook_analysis_wasm.js';
 import {
   initialState, restoreOptions, checkOptions, currentState, stateHash, linkNotice, pickView, restoreViews, restoreCompare,
+  declareViewFields,
 } from '../../web/src/app/state.js';
+
+// As the page does with the bundled cells: what a link may keep of each view.
+declareViewFields(await cellViewFields());
 
 const FILES = ['bern.json', 'trace-small.json', 'samples-a.json', 'samples-b.json'];
 let tmp, results, server, defaults;
@@ -123,6 +128,12 @@ test('every analysis option round-trips through a link; refused values fall back
   assert.equal(pickView({ planner: { ...planner, edited: false } }).planner, undefined);
   assert.equal(pickView({ planner: { ...planner, tick: { text: '4' } } }).planner, undefined, 'a half planner is no planner');
   assert.deepEqual(pickView({ traceAll: { inner: true, outer: 'yes' }, traceLevel: 2, traceMetric: 'x'.repeat(500) }), { traceAll: { inner: true }, traceLevel: 2 });
+  assert.deepEqual(pickView({ traceAll: { outer: 'yes' }, nope: 'x', sort: { key: 'name', dir: Infinity } }), {}, 'nothing valid is nothing kept');
+  assert.deepEqual(pickView({ planner: { ...planner, edited: null } }), {}, 'only edited: true keeps the planner');
+  // The fields are the cells' own: every cell's declared field is kept, and two cells declaring one field are refused.
+  const declared = await cellViewFields();
+  assert.deepEqual(Object.keys(pickView({ form: 'sse', copyLen: 64, traceLevel: 1, planner })).sort(), ['copyLen', 'form', 'planner', 'traceLevel']);
+  assert.throws(() => declareViewFields({ ...declared, zzz: { form: 'string' } }), /view field form is declared by cells ops and zzz/);
   const views = new Map();
   restoreViews(views, ['f1'], { v: [{ traceWorkload: 'compress', traceMetric: '<img src=x>' }] });
   assert.deepEqual(views.get('f1'), { traceWorkload: 'compress', traceMetric: '<img src=x>' }, 'text is kept as text (the cell matches it against the report)');

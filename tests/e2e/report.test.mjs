@@ -13,9 +13,15 @@ import { chromium } from 'playwright-core';
 import {
   FIXTURES, WEB_DIST, CHROMIUM, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot,
   everySuiteCollection,
+  cellViewFields,
 } from './harness.mjs';
 import { csvField } from '../../web/src/app/export.js';
-import { initialState, restoreOptions, restoreViews, currentState, stateHash } from '../../web/src/app/state.js';
+import {
+  initialState, restoreOptions, restoreViews, currentState, stateHash, declareViewFields,
+} from '../../web/src/app/state.js';
+
+// As the page does with the bundled cells: what a link may keep of each view.
+declareViewFields(await cellViewFields());
 
 let tmp, results, server;
 const RUN = 'clocks-ops.json';

@@ -15,9 +15,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SRC = path.join(ROOT, 'web/src');
 const TESTS = [path.join(ROOT, 'tests/unit'), path.join(ROOT, 'tests/e2e')];
 
-// The suites the analysis has cells for (the wasm `cells()`): only their
-// own folders may name them.
-const SUITES = ['clocks', 'bernoulli', 'ops', 'copy', 'alloc', 'trace', 'bottleneck', 'samples'];
+// The suites with a cell (a folder of web/src/cells, as the build's
+// `tickbook:cells` finds them): only their own folders may name them.
+const SUITES = readdirSync(path.join(SRC, 'cells'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name);
 
 function filesUnder(dir, ext) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -123,8 +125,9 @@ test('every export of the page is imported somewhere (the page, or a test)', () 
   const unused = [];
   for (const file of sources) {
     const r = rel(file);
-    // A suite's cell is found by its name (app/notebook.js): its `build` is the one entry.
-    const registry = /^cells\/[^/]+\/index\.js$/.test(r) ? ['build'] : [];
+    // A suite's cell is found by its name (the build's `tickbook:cells`): its
+    // `build` and `viewFields` are what the page takes from it.
+    const registry = /^cells\/[^/]+\/index\.js$/.test(r) ? ['build', 'viewFields'] : [];
     const names = used.get(file) ?? new Set();
     for (const name of exportsOf(file)) {
       if (!names.has(name) && !names.has('*') && !registry.includes(name)) unused.push(`${r}: ${name}`);

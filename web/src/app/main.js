@@ -10,9 +10,15 @@ import { QUANTILE_TYPES } from '../ui/quantiles.js';
 import { h, clear } from '../ui/dom.js';
 import { compareCell, comparePending, compareFailed } from '../cells/compare.js';
 import { embeddedData, embeddedItems } from './embed.js';
-import { initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare } from './state.js';
+import {
+  initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare, declareViewFields,
+} from './state.js';
+import { CELL_VIEW_FIELDS } from 'tickbook:cells';
 import { watchExports, setupReportExport } from './export.js';
 import { watchScrollers } from '../ui/scrollcue.js';
+
+// What a link may keep of each cell's view, as the cells declare it.
+declareViewFields(CELL_VIEW_FIELDS);
 
 const $ = (id) => document.getElementById(id);
 

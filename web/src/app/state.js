@@ -9,7 +9,8 @@
 // in the address wins over it.
 //
 // The fragment is untrusted input: only known fields of the right type are
-// taken (VIEW_FIELDS, the defaults' own keys), everything else is dropped.
+// taken (the view fields each cell declares, the defaults' own keys),
+// everything else is dropped.
 // Options are then checked by the analysis itself (checkOptions, the wasm
 // `checkOptions`: Options::validate) field by field; a field it refuses
 // falls back to its default, and the page names what was dropped
@@ -18,45 +19,34 @@
 const PREFIX = '#s=';
 // Longer strings are no choice a cell offers: dropped.
 const MAX_TEXT = 200;
-// An object type whose fields may each be missing (others: all or nothing).
-const SOME = Symbol('fields may be missing');
-const some = (fields) => ({ [SOME]: true, ...fields });
-
-const TIME = { text: 'string', unit: 'string', exact: 'number' };
 
 /**
- * View fields kept in the link, and their types ('string', 'number',
- * 'boolean', or an object of those). null is allowed for each: the cells
- * treat a missing choice as their default. A cell that adds a view choice
- * adds its field here; each cell checks a restored choice against its report.
+ * View fields kept in the link: each cell's `viewFields` (web/src/cells/<name>/
+ * index.js), merged by declareViewFields (main.js passes the build's
+ * `tickbook:cells`). A field's type is 'string', 'number', 'boolean', 'true'
+ * (only the value true: an object with such a field is kept only when it is
+ * true, as the planner's `edited`), or an object of those. A leaf type ending
+ * in '?' may be missing; an object missing any other field is no choice (a
+ * sort without its direction), and one left with no field is dropped. null is
+ * allowed for each: the cells treat a missing choice as their default, and
+ * each cell checks a restored choice against its report.
  */
-const VIEW_FIELDS = {
-  form: 'string',
-  filter: 'string',
-  sort: { key: 'string', dir: 'number' },
-  statistic: 'string',
-  copyImpl: 'string',
-  copyLen: 'number',
-  copyMetric: 'string',
-  // bernoulli.js: the trial planner's inputs, kept once the reader edits them
-  // (`edited`); the two defaults say which file's values they started from;
-  // a null confidence follows the toolbar's.
-  planner: {
-    edited: 'boolean',
-    tickDefault: 'number',
-    overheadDefault: 'number',
-    event: TIME,
-    tick: TIME,
-    overhead: TIME,
-    epsilon: { text: 'string', exact: 'number' },
-    confidence: 'string',
-  },
-  // trace.js: the Perturbation cell's choices.
-  traceWorkload: 'string',
-  traceLevel: 'number',
-  traceMetric: 'string',
-  traceAll: some({ inner: 'boolean', outer: 'boolean' }),
-};
+let viewFields = {};
+
+/** Take the cells' view fields ({cell name: its viewFields or undefined}). */
+export function declareViewFields(byCell) {
+  const out = {};
+  const owner = {};
+  for (const [cell, fields] of Object.entries(byCell)) {
+    for (const [k, t] of Object.entries(fields ?? {})) {
+      // Two cells storing one field would overwrite each other's choice.
+      if (Object.hasOwn(out, k)) throw new Error(`view field ${k} is declared by cells ${owner[k]} and ${cell}`);
+      out[k] = t;
+      owner[k] = cell;
+    }
+  }
+  viewFields = out;
+}
 
 let defaults = null;
 let unreadable = false; // the fragment was there but could not be read
@@ -168,11 +158,12 @@ export function linkNotice() {
 }
 
 function sanitize(value, type, nested = false) {
+  if (type === 'true') return value === true ? true : undefined;
   if (value === null) return null;
   if (typeof type === 'string') {
-    if (typeof value !== type) return undefined;
-    if (type === 'number' && !Number.isFinite(value)) return undefined;
-    if (type === 'string' && value.length > MAX_TEXT) return undefined;
+    if (typeof value !== type.replace(/\?$/, '')) return undefined;
+    if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+    if (typeof value === 'string' && value.length > MAX_TEXT) return undefined;
     return value;
   }
   if (!isPlain(value)) return undefined;
@@ -180,18 +171,15 @@ function sanitize(value, type, nested = false) {
   for (const [k, t] of Object.entries(type)) {
     const v = sanitize(value[k], t, true);
     if (v !== undefined) out[k] = v;
-    else if (nested && !type[SOME]) return undefined; // a half-valid choice (sort without dir) is no choice
+    // A half-valid choice (sort without dir) is no choice.
+    else if (nested && !(typeof t === 'string' && t.endsWith('?'))) return undefined;
   }
-  return out;
+  return nested && !Object.keys(out).length ? undefined : out;
 }
 
-/** The kept fields of one view, checked against VIEW_FIELDS. */
+/** The kept fields of one view, checked against the cells' view fields. */
 export function pickView(view) {
-  const v = sanitize(view ?? {}, VIEW_FIELDS) ?? {};
-  // The planner's inputs only once the reader changed them (else the file's values).
-  if (v.planner && v.planner.edited !== true) delete v.planner;
-  if (v.traceAll && !Object.keys(v.traceAll).length) delete v.traceAll;
-  return v;
+  return sanitize(view ?? {}, viewFields) ?? {};
 }
 
 /** Give each file (keys in list order) the view the state holds for its position. */

@@ -13,6 +13,25 @@ import {
   fmtNs, fmtCount, fmtSignedPercent, fmtPercent, fmtLevel, fmtWall, fmtProb, fmtNum, timeUnit,
 } from '../../ui/units.js';
 
+const TIME_FIELD = { text: 'string', unit: 'string', exact: 'number' };
+
+/** What a link keeps of this cell's view (app/state.js): the trial planner's
+ * inputs, once the reader edited them (`edited`: else they are the file's
+ * values); the two defaults say which file's values they started from; a null
+ * confidence follows the toolbar's. */
+export const viewFields = {
+  planner: {
+    edited: 'true',
+    tickDefault: 'number',
+    overheadDefault: 'number',
+    event: TIME_FIELD,
+    tick: TIME_FIELD,
+    overhead: TIME_FIELD,
+    epsilon: { text: 'string', exact: 'number' },
+    confidence: 'string',
+  },
+};
+
 export function build(report, key, ctx) {
   const b = report.bernoulli;
   return cellSection(ctx, report, key,

@@ -26,6 +26,13 @@ const METRICS = {
 
 let hatchCounter = 0;
 
+/** What a link keeps of this cell's view (app/state.js). */
+export const viewFields = {
+  copyImpl: 'string',
+  copyLen: 'number',
+  copyMetric: 'string',
+};
+
 export function build(report, key, ctx) {
   const c = report.copy;
   const view = ctx.view;

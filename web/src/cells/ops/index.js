@@ -22,6 +22,15 @@ const FORM_TEXT = {
   throughput: 'independent copies the core can overlap, so this is the cost per operation at full throughput',
 };
 
+/** What a link keeps of this cell's view (app/state.js): the form shown, the
+ * table's sort and filter, and the granularity statistic (clustering.js). */
+export const viewFields = {
+  form: 'string',
+  filter: 'string',
+  sort: { key: 'string', dir: 'number' },
+  statistic: 'string',
+};
+
 export function build(report, key, ctx) {
   const o = report.ops;
   const view = ctx.view;

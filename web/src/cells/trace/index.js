@@ -17,6 +17,15 @@ import { CATEGORICAL, SERIES } from '../../ui/palette.js';
 const fmtR = (v) => fmtNum(v, { digits: 3 }).replace('-', '−');
 const levelName = (l) => (l.level === 0 ? 'baseline (level 0)' : `level ${l.level}`);
 
+/** What a link keeps of this cell's view (app/state.js): the workload, run
+ * and metric shown, and the "show all" toggles, each of which may be unset. */
+export const viewFields = {
+  traceWorkload: 'string',
+  traceLevel: 'number',
+  traceMetric: 'string',
+  traceAll: { inner: 'boolean?', outer: 'boolean?' },
+};
+
 export function build(report, key, ctx) {
   const t = report.trace;
   const view = ctx.view;
