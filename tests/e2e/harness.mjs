@@ -4,9 +4,9 @@
 
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, rm, mkdir, access, stat, rename } from 'node:fs/promises';
+import { mkdtemp, rm, mkdir, access, stat, rename, readdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -32,6 +32,21 @@ async function mustExist(file, hint) {
 }
 
 /** Fail early, with the fix, when the page or the binary is not built. */
+/**
+ * Each cell's `viewFields` by its folder's name, read from the same files the
+ * build bundles as `tickbook:cells`: for tests that use app/state.js without
+ * the build (web/src/app/main.js passes the bundled ones).
+ */
+export async function cellViewFields() {
+  const dir = path.join(ROOT, 'web/src/cells');
+  const out = {};
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    out[e.name] = (await import(pathToFileURL(path.join(dir, e.name, 'index.js')).href)).viewFields;
+  }
+  return out;
+}
+
 export async function checkPrerequisites() {
   await mustExist(path.join(WEB_DIST, 'index.html'), 'build the page first (scripts/build-web, or npm run build)');
   await mustExist(tickbookBin(), 'build it with `cargo build --release -p tickbook` (or set TICKBOOK_BIN)');
@@ -65,11 +80,12 @@ export async function analyzeJson(files) {
 }
 
 /**
- * `tickbook serve <dir> --web-root web/dist --port 0 --no-open`; resolves with
- * {url, stop} once it prints `serving http://127.0.0.1:PORT/`.
+ * `tickbook serve <dir> --web-root web/dist --port 0 --no-open` (another
+ * binary or page: `bin`, `webRoot`); resolves with {url, stop} once it prints
+ * `serving http://127.0.0.1:PORT/`.
  */
-export async function serve(resultsDir) {
-  const child = spawn(tickbookBin(), ['serve', resultsDir, '--web-root', WEB_DIST, '--port', '0', '--no-open'], {
+export async function serve(resultsDir, { bin = tickbookBin(), webRoot = WEB_DIST } = {}) {
+  const child = spawn(bin, ['serve', resultsDir, '--web-root', webRoot, '--port', '0', '--no-open'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
