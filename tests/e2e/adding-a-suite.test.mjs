@@ -4,14 +4,17 @@
 // build, collect the new suite, and analyze it — the median in
 // `analyze --json` equal to the median of the file's own samples, the
 // terminal printing the cell — and the files it touched must be exactly
-// the ones the walkthrough lists.
+// the ones the walkthrough lists. The copy's page, built with its wasm, then
+// draws the new cell in Chromium with the same numbers, and the page keeps
+// no list of suites to extend.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serve, openBrowser, waitForFiles } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -30,7 +33,7 @@ function insertAfter(text, after, line) {
   return lines.join('\n');
 }
 
-test('adding a suite as docs/adding-a-suite.md says touches only its places, builds, collects and analyses', { timeout: 1_800_000 }, () => {
+test('adding a suite as docs/adding-a-suite.md says touches only its places, builds, collects, analyses and draws', { timeout: 1_800_000 }, async () => {
   const b = blocks();
   const rust = b.filter((x) => x.lang === 'rust').map((x) => x.code);
   const js = b.filter((x) => x.lang === 'js').map((x) => x.code);
@@ -103,6 +106,36 @@ test('adding a suite as docs/adding-a-suite.md says touches only its places, bui
 
     const text = execFileSync(bin, ['analyze', out], { encoding: 'utf8' });
     assert.match(text, /-- Yield cost \(\d+ samples\)/, 'the terminal prints the cell');
+
+    // The copy's page: its wasm (the same target folder) and its bundle, as
+    // scripts/build-web makes them; the build finds the new cell folder.
+    const env = { ...process.env, CARGO_TARGET_DIR: target };
+    const wasm = spawnSync('cargo', ['build', '-q', '-p', 'tickbook-analysis-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], { cwd: dir, env, encoding: 'utf8' });
+    assert.equal(wasm.status, 0, `the copy's wasm builds:\n${wasm.stderr}`);
+    execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', join(dir, 'web/pkg'), '--no-typescript',
+      join(target, 'wasm32-unknown-unknown/wasm/tickbook_analysis_wasm.wasm')], { stdio: 'pipe' });
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+    execFileSync('node', [join(dir, 'web/build.mjs')], { cwd: dir, stdio: 'pipe' });
+    const results = join(dir, 'results');
+    mkdirSync(results);
+    writeFileSync(join(results, 'yield.json'), readFileSync(out));
+    const server = await serve(results, { bin, webRoot: join(dir, 'web/dist') });
+    const browser = await openBrowser(server.url);
+    try {
+      const { page, problems } = browser;
+      await page.goto(`${server.url}?url=/results/yield.json`);
+      await waitForFiles(page, 1, 60_000);
+      const cell = page.locator('[data-testid=yield_now-cell]');
+      assert.equal(await cell.locator('h2, h3').first().textContent().then((t) => t.includes('Yield cost')), true, 'the cell has its title');
+      const drawn = await cell.locator('[data-testid=yield-now-table] td[data-stat]').evaluateAll((tds) =>
+        Object.fromEntries(tds.map((td) => [td.dataset.stat, Number(td.dataset.value)])));
+      assert.equal(drawn.samples, n, 'the page shows the file\'s sample count');
+      assert.equal(drawn.median, r.median_ns, 'and the same median as analyze --json');
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], foreignRequests: [], failedRequests: [] });
+    } finally {
+      await browser.close();
+      await server.stop();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
