@@ -52,9 +52,13 @@ const cellsPlugin = {
         } catch { /* a folder without a cell (none today) */ }
       }
       names.sort();
+      // `viewFields` is imported only from the cells that export it (esbuild
+      // warns of a namespace member that does not exist).
+      const hasFields = await Promise.all(names.map(async (n) =>
+        /(?:^|\n)export\s+const\s+viewFields\b/.test(await readFile(path.join(dir, n, 'index.js'), 'utf8'))));
       const lines = names.map((n, i) => `import * as cell${i} from ${JSON.stringify(`./${n}/index.js`)};`);
       const builders = names.map((n, i) => `${JSON.stringify(n)}: cell${i}.build`);
-      const fields = names.map((n, i) => `${JSON.stringify(n)}: cell${i}.viewFields`);
+      const fields = names.map((n, i) => `${JSON.stringify(n)}: ${hasFields[i] ? `cell${i}.viewFields` : 'undefined'}`);
       const contents = `${lines.join('\n')}\nexport default { ${builders.join(', ')} };\n` +
         `export const CELL_VIEW_FIELDS = { ${fields.join(', ')} };\n`;
       return { contents, resolveDir: dir, watchDirs: [dir] };

@@ -191,6 +191,13 @@ async function checkBars(page, b) {
   assertInside(texts, 'bottleneck bars');
   const labels = texts.filter((t) => t.group === 'text').map((t) => plain(t.text));
   assert.equal(labels.length, rows.length, 'one overhead label per bar');
+  // Each label is its region's overhead (three significant digits, at most
+  // to a thousandth), in the bars' order.
+  rows.forEach((c, i) => {
+    const o = c.overhead.estimate;
+    const shown = parseSigned(labels[i]);
+    assert.ok(Math.abs(shown - o) <= Math.max(5e-4, 5e-3 * Math.abs(o)) + 1e-12, `label "${labels[i]}" is the overhead ${o} of ${c.kernel} ${c.working_set_bytes} B`);
+  });
 }
 
 test('Bottlenecks: each bar is its predicted share of the measured time, labels inside the chart (page)', { timeout: 300_000 }, async () => {

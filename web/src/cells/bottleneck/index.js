@@ -64,19 +64,29 @@ function overheadBars(b) {
     data.push({ region: label(c), part: 'memory overhead', share: 1 - share, title });
   }
   const order = rows.map(label);
+  // The bar labels to three significant digits and at most a thousandth (the
+  // tooltip keeps every digit): a tiny overhead such as −0.0000905 is zero at
+  // any precision the bars can show.
+  const barLabel = (c) => {
+    const o = c.overhead.estimate;
+    const r = Math.abs(o) >= 0.1 ? o : Math.round(o * 1000) / 1000;
+    return r === 0 ? '0' : fmtOverhead(r);
+  };
+  // Room on the right for the longest label (about 7 px a character at 11 px).
+  const marginRight = Math.max(70, 12 + 7 * Math.max(0, ...rows.map((c) => barLabel(c).length)));
   const top = rows[0];
   const summary = rows.length
     ? `${rows.length} timable regions sorted by overhead; largest ${label(top)} at ${fmtOverhead(top.overhead.estimate)}, smallest ${label(rows[rows.length - 1])} at ${fmtOverhead(rows[rows.length - 1].overhead.estimate)}.`
     : 'No timable region with a prediction.';
   const fig = chartFigure({
     testid: 'bottleneck-bars',
-    caption: 'Share of each region’s measured time that the L1 prediction explains (blue) and the memory overhead (orange), largest overhead first; the label is the overhead.',
+    caption: 'Share of each region’s measured time that the L1 prediction explains (blue) and the memory overhead (orange), largest overhead first; the label is the overhead (three significant digits, at most to a thousandth).',
     summary,
     draw: (width) => Plot.plot({
       ...baseOptions(width),
       height: 40 + 16 * order.length,
       marginLeft: 170,
-      marginRight: 70,
+      marginRight,
       // Shares are fractions: the axis labels them as percentages (Plot's
       // `percent` would multiply the values by 100 against a [0, 1] domain).
       x: { domain: [0, 1], label: 'share of measured time →', tickFormat: (v) => `${Math.round(v * 100)}\u202f%` },
@@ -84,7 +94,7 @@ function overheadBars(b) {
       color: { domain: ['predicted', 'memory overhead'], range: [SERIES[0], CATEGORICAL[1]], legend: true },
       marks: [
         Plot.barX(data, Plot.stackX({ x: 'share', y: 'region', fill: 'part', order: ['predicted', 'memory overhead'], title: 'title', inset: 0.5 })),
-        Plot.text(rows, { x: 1, y: label, text: (c) => fmtOverhead(c.overhead.estimate), textAnchor: 'start', dx: 4, fontSize: 11 }),
+        Plot.text(rows, { x: 1, y: label, text: barLabel, textAnchor: 'start', dx: 4, fontSize: 11 }),
       ],
     }),
   });
