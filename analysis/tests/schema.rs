@@ -297,6 +297,16 @@ fn trials(n: u64, m: u64) -> BernoulliTrials {
         disturbed_n: 40,
         disturbed_m: 3,
         disturbed_sum_steps_ns: 12e6,
+        chunks: Some(BernoulliChunks {
+            n: vec![n / 2, n - n / 2],
+            m: vec![m / 2, m - m / 2],
+            steps_ns: vec![(m / 2) * 4_000_000, (m - m / 2) * 4_000_000],
+            coarse_ns: vec![8_000_000, 12_000_000],
+            wall_ns: vec![9_000_000, 11_000_000],
+            cpu_ns: vec![8_900_000, 5_000_000],
+            involuntary_switches: Some(vec![0, 1]),
+            steal_ns: Some(vec![0, 10_000_000]),
+        }),
     }
 }
 

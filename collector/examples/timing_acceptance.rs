@@ -341,7 +341,9 @@ fn bernoulli_checks(report: &FileReport, t: &mut Tally) {
             e.name,
             e.estimate_ns,
             e.reference_ns.map_or("-".into(), |r| format!("{r:.2}")),
-            format!("{:.2}–{:.2}", e.interval_ns.lo, e.interval_ns.hi),
+            e.interval_ns
+                .as_ref()
+                .map_or("no interval".into(), |i| format!("{:.2}–{:.2}", i.lo, i.hi)),
             match e.covered {
                 Some(true) => "yes",
                 Some(false) => "no",

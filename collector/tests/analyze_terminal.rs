@@ -48,10 +48,11 @@ fn hand_written_fixtures_print_every_cell_as_the_json_has_it() {
         "samples-3x5.json",
         "trace-small.json",
         "hostile-names.json",
+        "run-bernoulli-stressed.json",
     ] {
         seen.extend(terminal_agrees_with_json(&[fixtures().join(f)]));
     }
-    for cell in ["clocks", "samples", "trace"] {
+    for cell in ["clocks", "samples", "trace", "bernoulli"] {
         assert!(
             seen.iter().any(|s| s == cell),
             "{cell} not checked: {seen:?}"

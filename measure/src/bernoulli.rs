@@ -13,7 +13,9 @@ use std::hint::black_box;
 
 use serde_json::json;
 use tickbook_analysis::stats::bootstrap::median;
-use tickbook_analysis::suites::bernoulli::{BernoulliData, BernoulliEvent, BernoulliTrials};
+use tickbook_analysis::suites::bernoulli::{
+    BernoulliChunks, BernoulliData, BernoulliEvent, BernoulliTrials,
+};
 
 use super::scan::{self, ScanLimits};
 use super::{interrupted_failure, signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
@@ -299,38 +301,102 @@ fn involuntary_switches() -> Option<i64> {
     (rc == 0).then(|| i64::from(ru.ru_nivcsw))
 }
 
-/// Longest a chunk of `k` trials may take and still count as undisturbed:
-/// 10 % over the fastest chunk seen, plus 100 µs. Timer interrupts cost a
-/// few µs per tick and belong to the event's real cost; a lost time slice
-/// (preemption, host steal time) is milliseconds.
-fn disturbance_limit_ns(k: u64, fastest_trial_ns: f64) -> f64 {
-    k as f64 * fastest_trial_ns * 1.1 + DISTURBANCE_SLACK_NS
-}
-
-const DISTURBANCE_SLACK_NS: f64 = 100_000.0;
-
 /// Ticks the trials must hold before eq. 5 is re-evaluated at their p.
 const REPLAN_MIN_TICKS: u64 = 30;
+
+/// Running time of one chunk of trials: the granularity at which the
+/// thread's running time is measured (and the stop flag, deadline and
+/// progress bar looked at). Shorter than the coarse tick (4 ms at HZ = 250),
+/// because a busy machine preempts at the tick: a chunk spanning a tick
+/// would then almost never run undisturbed, and the analysis needs
+/// undisturbed chunks to know how long a trial lasts.
+const CHUNK_NS: f64 = 2e6;
+
+/// Steal time of one CPU from `/proc/stat` (the eighth value of its `cpuN`
+/// line, in `USER_HZ` units): time the host ran something else while this
+/// virtual CPU wanted to run.
+struct Steal {
+    label: String,
+    ns_per_unit: f64,
+}
+
+impl Steal {
+    /// `None` with the reason when the steal time of `cpu` cannot be read.
+    fn open(cpu: Option<usize>) -> Result<Steal, String> {
+        let cpu = cpu.ok_or("the thread is not pinned to one CPU")?;
+        // SAFETY: sysconf only reads a configuration value.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        if hz <= 0 {
+            return Err("sysconf(_SC_CLK_TCK) failed".into());
+        }
+        let s = Steal {
+            label: format!("cpu{cpu}"),
+            ns_per_unit: 1e9 / hz as f64,
+        };
+        s.read_units()?;
+        Ok(s)
+    }
+
+    fn read_units(&self) -> Result<u64, String> {
+        let text = std::fs::read_to_string("/proc/stat")
+            .map_err(|e| format!("cannot read /proc/stat: {e}"))?;
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(self.label.as_str()))
+            .ok_or_else(|| format!("/proc/stat has no {} line", self.label))?;
+        line.split_whitespace()
+            .nth(8)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("/proc/stat's {} line has no steal value", self.label))
+    }
+
+    fn read_ns(&self) -> Option<u64> {
+        self.read_units()
+            .ok()
+            .map(|u| (u as f64 * self.ns_per_unit) as u64)
+    }
+}
+
+fn thread_cpu_ns() -> u64 {
+    (thread_cpu_s() * 1e9) as u64
+}
+
+/// What the trials aim at: eq. 5's ε at normal quantile z, for a clock of
+/// this tick.
+#[derive(Clone, Copy)]
+struct Goal {
+    tick_ns: f64,
+    epsilon: f64,
+    z: f64,
+}
 
 /// Pilot, plan by eq. 5, and run the trials within the budget. Returns the
 /// trials, the plan, and whether a signal stopped it.
 fn run_trials(
     units: u64,
     expected_trial_ns: f64,
-    tick_ns: f64,
-    epsilon: f64,
-    z: f64,
+    goal: &Goal,
     p: &Params,
+    steal: Option<&Steal>,
     bar: &indicatif::ProgressBar,
 ) -> (BernoulliTrials, Plan, bool) {
+    let Goal {
+        tick_ns,
+        epsilon,
+        z,
+    } = *goal;
     let clock = std::time::Instant::now;
     // Pilot: estimates p and the wall time of one trial (which includes the
     // loop's own bookkeeping, so it is what the budget is spent at).
     let pilot_n = ((p.budget_s * p.pilot_fraction * 1e9 / expected_trial_ns.max(1.0)) as u64)
         .clamp(20, p.pilot_trials);
+    let cpu_pilot = thread_cpu_ns();
     let t0 = clock();
     let (pilot_m, _) = trials(units, pilot_n);
     let trial_ns = t0.elapsed().as_nanos() as f64 / pilot_n as f64;
+    // The chunk is sized by running time, which a busy machine does not
+    // stretch as it stretches the wall time.
+    let cpu_trial_ns = thread_cpu_ns().saturating_sub(cpu_pilot) as f64 / pilot_n as f64;
     // With few ticks in the pilot, m/n says little; the duration of a trial
     // over the tick is then the better guess of p (it is an upper bound:
     // p = (Te + To) / Tc, and a trial lasts Te + To plus the loop).
@@ -344,12 +410,13 @@ fn run_trials(
     let budget_n = (p.budget_s * 1e9 / trial_ns.max(1e-3)).max(1.0) as u64;
     let mut target = planned.min(budget_n);
 
-    // Chunks of ~5 ms between looks at the stop flag, the deadline and the
-    // progress bar; chunks never straddle a block. Each chunk is also checked
-    // for disturbance (see `BernoulliTrials::disturbed_n`): an involuntary
-    // context switch of this thread, or a chunk lasting longer than its
-    // trials can (a gap the guest does not see, e.g. host steal time).
-    let chunk = ((5e6 / trial_ns) as u64).clamp(1, p.block_size);
+    // Chunks of ~2 ms of running, never straddling a block. Around each, the thread's
+    // CPU time, its involuntary context switches and the CPU's steal time
+    // are read, so the analysis can tell how much of the chunk's wall time
+    // the thread ran: a trial that lost the CPU lasts longer and sees the
+    // tick more often. Every chunk is kept; none is set aside here.
+    let chunk =
+        ((CHUNK_NS / cpu_trial_ns.clamp(1e-3, trial_ns.max(1e-3))) as u64).clamp(1, p.block_size);
     let deadline_ns = p.budget_s * 1.25e9;
     let mut out = BernoulliTrials {
         n: 0,
@@ -359,64 +426,67 @@ fn run_trials(
         capped: false,
         block_size: p.block_size,
         block_m: Vec::new(),
-        disturbed_chunks: 0,
-        disturbed_n: 0,
-        disturbed_m: 0,
-        disturbed_sum_steps_ns: 0.0,
+        ..BernoulliTrials::default()
     };
+    let mut ch = BernoulliChunks::default();
+    let mut switches: Option<Vec<u64>> = Some(Vec::new());
+    let mut steals: Option<Vec<u64>> = steal.map(|_| Vec::new());
     let mut block_n = 0u64;
     let mut block_m = 0u64;
     let mut stopped = false;
-    // The fastest trial time seen over a whole chunk: what an undisturbed
-    // chunk costs (the pilot's figure until a chunk beats it).
-    let mut fastest_trial_ns = trial_ns;
     let cpu0 = thread_cpu_s();
     let csw0 = involuntary_switches();
     let start = clock();
     bar.set_length(target);
-    let mut csw_before = csw0;
+    let mut steal_before = steal.and_then(Steal::read_ns);
     while out.n < target {
         let k = chunk.min(target - out.n).min(p.block_size - block_n);
+        let csw_before = involuntary_switches();
+        let cpu_before = thread_cpu_ns();
         let t0 = clock();
+        let c0 = coarse_ns();
         let (m, sum) = trials(units, k);
-        let chunk_ns = t0.elapsed().as_nanos() as f64;
+        let c1 = coarse_ns();
+        let wall_ns = t0.elapsed().as_nanos() as u64;
+        let cpu_after = thread_cpu_ns();
         let csw_after = involuntary_switches();
-        let switched = matches!((csw_before, csw_after), (Some(a), Some(b)) if b != a);
-        csw_before = csw_after;
-        fastest_trial_ns = fastest_trial_ns.min(chunk_ns / k as f64);
-        // Only gaps this thread was not descheduled for: the guest kernel
-        // preempts at its scheduler tick, which is also when the coarse
-        // clock steps, so dropping preempted chunks would drop ticks with
-        // them (measured: estimates fell to a third under load). A gap
-        // without a context switch (the host took the vCPU) falls at any
-        // phase of the tick, so dropping its chunk leaves p unbiased.
-        if !switched && chunk_ns > disturbance_limit_ns(k, fastest_trial_ns) {
-            out.disturbed_chunks += 1;
-            out.disturbed_n += k;
-            out.disturbed_m += m;
-            out.disturbed_sum_steps_ns += sum as f64;
-        } else {
-            out.n += k;
-            out.m += m;
-            out.sum_steps_ns += sum as f64;
-            block_n += k;
-            block_m += m;
-            if block_n == p.block_size {
-                out.block_m.push(block_m);
-                block_n = 0;
-                block_m = 0;
-            }
-            // Re-plan by eq. 5 from the trials so far once they hold enough
-            // ticks to say something: the pilot's p is rough (a few ticks,
-            // or a duration bound), and the run should end where eq. 5 at
-            // the observed p says the requested ε is reached. This is
-            // inverse binomial sampling: it stops near a fixed m, where m/n
-            // is biased by about 1/m (< 0.1 % here).
-            if out.m >= REPLAN_MIN_TICKS {
-                planned = planned_trials(out.m as f64 / out.n as f64, epsilon, z);
-                target = planned.min(budget_n);
-                bar.set_length(target.max(out.n));
-            }
+        ch.n.push(k);
+        ch.m.push(m);
+        ch.steps_ns.push(sum);
+        ch.coarse_ns.push(c1.wrapping_sub(c0));
+        ch.wall_ns.push(wall_ns);
+        ch.cpu_ns.push(cpu_after.saturating_sub(cpu_before));
+        match (&mut switches, csw_before, csw_after) {
+            (Some(v), Some(a), Some(b)) => v.push(b.saturating_sub(a).max(0) as u64),
+            _ => switches = None,
+        }
+        // Read once per chunk: steal between two chunks counts in the next.
+        let steal_after = steal.and_then(Steal::read_ns);
+        match (&mut steals, steal_before, steal_after) {
+            (Some(v), Some(a), Some(b)) => v.push(b.saturating_sub(a)),
+            _ => steals = None,
+        }
+        steal_before = steal_after;
+        out.n += k;
+        out.m += m;
+        out.sum_steps_ns += sum as f64;
+        block_n += k;
+        block_m += m;
+        if block_n == p.block_size {
+            out.block_m.push(block_m);
+            block_n = 0;
+            block_m = 0;
+        }
+        // Re-plan by eq. 5 from the trials so far once they hold enough
+        // ticks to say something: the pilot's p is rough (a few ticks, or a
+        // duration bound), and the run should end where eq. 5 at the
+        // observed p says the requested ε is reached. This is inverse
+        // binomial sampling: it stops near a fixed m, where m/n is biased by
+        // about 1/m (< 0.1 % here).
+        if out.m >= REPLAN_MIN_TICKS {
+            planned = planned_trials(out.m as f64 / out.n as f64, epsilon, z);
+            target = planned.min(budget_n);
+            bar.set_length(target.max(out.n));
         }
         bar.set_position(out.n);
         if signals::stop_requested().is_some() {
@@ -436,6 +506,9 @@ fn run_trials(
     if block_n > 0 {
         out.block_m.push(block_m);
     }
+    ch.involuntary_switches = switches;
+    ch.steal_ns = steals;
+    out.chunks = Some(ch);
     out.planned = planned;
     out.capped = out.n < planned;
     let plan = Plan {
@@ -549,6 +622,20 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     pb.finish_with_message(format!("{:.4} ns per unit", ns_per_work_unit));
 
     let z = z_two_sided(ctx.confidence);
+    let goal = Goal {
+        tick_ns,
+        epsilon: ctx.epsilon,
+        z,
+    };
+    let steal = match Steal::open(pinned_cpu) {
+        Ok(s) => Some(s),
+        Err(why) => {
+            fallbacks.push(format!(
+                "no steal time per chunk of Bernoulli trials ({why}): off-CPU time is the chunk's wall time less the thread's CPU time only"
+            ));
+            None
+        }
+    };
     let mut plans = Vec::new();
     let mut events: Vec<BernoulliEvent> = Vec::new();
     let mut summary = Vec::new();
@@ -561,10 +648,9 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let (overhead, plan, stopped) = run_trials(
         0,
         median(&reference_overhead_ns),
-        tick_ns,
-        ctx.epsilon,
-        z,
+        &goal,
         &p,
+        steal.as_ref(),
         &bar,
     );
     bar.finish_with_message(format!("m {} of n {}", overhead.m, overhead.n));
@@ -588,10 +674,9 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         let (t, plan, stopped) = run_trials(
             units,
             median(&reference_ns),
-            tick_ns,
-            ctx.epsilon,
-            z,
+            &goal,
             &p,
+            steal.as_ref(),
             &bar,
         );
         let est = t.m as f64 / t.n.max(1) as f64 * tick_ns;
@@ -656,7 +741,9 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "z": z,
         "budget_s_per_event": p.budget_s,
         "budget_note": "trials stop at min(planned, budget / pilot trial time), or at 1.25 x budget of wall time; planned is eq. 5 at the pilot's p, re-evaluated at the trials' own p once they hold 30 ticks",
-        "disturbed_rule": "a ~5 ms chunk of trials is set aside (disturbed_*) when it took longer than 1.1 x (trials x fastest chunk's time per trial) + 100 us although this thread had no involuntary context switch in it (the host, not the guest, took the CPU); preempted chunks are kept, because the guest preempts at its scheduler tick, when the coarse clock steps",
+        "chunks": "trials run in chunks of ~2 ms of the thread's CPU time (from the pilot); each chunk's trials, ticks, steps, the coarse clock's advance over it, wall time, thread CPU time (CLOCK_THREAD_CPUTIME_ID), involuntary context switches (getrusage RUSAGE_THREAD) and steal time of the pinned CPU (/proc/stat) are in trials.chunks; no chunk is set aside",
+        "chunk_ns": CHUNK_NS,
+        "steal_source": steal.as_ref().map(|s| format!("/proc/stat {}", s.label)),
         "pilot_trials_max": p.pilot_trials,
         "pilot_budget_fraction": p.pilot_fraction,
         "block_size": p.block_size,

@@ -367,7 +367,7 @@ const SPECS = {
     const events = r.bernoulli.events;
     C.axes({ x: 'time', y: 'time' });
     const lo = s.scales.y.domain[0];
-    const intervals = events.filter((e) => e.interval_ns.hi > 0);
+    const intervals = events.filter((e) => e.interval_ns && e.interval_ns.hi > 0);
     const rules = group(s, 'rule');
     C.count(rules.length, intervals.length, 'interval bars');
     for (const el of rules) {

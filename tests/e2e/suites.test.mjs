@@ -133,8 +133,8 @@ async function checkBernoulli(page, rep) {
   for (const e of b.events) {
     const r = rows[e.name];
     const want = {
-      target_ns: e.target_ns, n: e.trials.n, m: e.trials.m, estimate_ns: e.estimate_ns,
-      interval_lo: e.interval_ns.lo, interval_hi: e.interval_ns.hi, reference_ns: e.reference_ns,
+      target_ns: e.target_ns, n: e.trials.n, m: e.trials.m, estimate_ns: e.estimate_ns, disturbed_share: e.disturbed_share,
+      interval_lo: e.interval_ns?.lo, interval_hi: e.interval_ns?.hi, reference_ns: e.reference_ns,
       relative_error: e.relative_error, trials_ratio: e.trials.trials_ratio, trials_needed: e.trials.trials_needed,
     };
     for (const [k, v] of Object.entries(want)) eq(r[k], v, `${e.name} ${k}`);
@@ -142,7 +142,8 @@ async function checkBernoulli(page, rep) {
     assert.equal(r.capped, String(e.trials.capped), `${e.name} capped`);
     const text = await cell.locator(`[data-testid=event-row][data-event="${e.name}"]`).innerText();
     if (e.covered != null) assert.ok(text.includes(e.covered ? '✓' : '✗'), `${e.name} shows ✓/✗`);
-    assert.equal(text.includes('Wilson'), e.trials.wilson_used, `${e.name} Wilson flag`);
+    assert.equal(text.includes('Wilson'), e.trials.wilson_used && !e.corrected && e.interval_ns != null, `${e.name} Wilson flag`);
+    assert.equal(r.no_interval, e.interval_ns ? undefined : e.no_interval, `${e.name} no-interval verdict`);
   }
   const cov = cell.locator('[data-testid=coverage]');
   assert.equal(Number(await cov.getAttribute('data-covered')), b.coverage.covered);
@@ -156,7 +157,7 @@ async function checkBernoulli(page, rep) {
   assert.deepEqual(dots.sort((a, c) => a - c), [
     b.events.filter((e) => e.estimate_ns > 0).length, b.events.filter((e) => e.reference_ns > 0).length,
   ].sort((a, c) => a - c), 'estimate dots and reference crosses');
-  assert.ok(await chart.locator('svg [aria-label=rule] line').count() >= b.events.filter((e) => e.interval_ns.hi > 0).length, 'interval bars');
+  assert.ok(await chart.locator('svg [aria-label=rule] line').count() >= b.events.filter((e) => e.interval_ns && e.interval_ns.hi > 0).length, 'interval bars');
 
   // The planner table: Table 1 for this machine.
   const planRows = await readTable(page, `${sel} [data-testid=planner-row]`, 'event');
@@ -380,7 +381,7 @@ test('confidence, resamples, seed and linkage re-analyse in the worker; the view
     let want = await cli(opts);
     const b = want[runName].bernoulli;
     const rows = await readTable(page, `[data-testid=bernoulli-cell][data-file="${runName}"] [data-testid=event-row]`, 'event');
-    for (const e of b.events) eq(rows[e.name].interval_lo, e.interval_ns.lo, `99 % interval of ${e.name}`);
+    for (const e of b.events) eq(rows[e.name].interval_lo, e.interval_ns?.lo, `99 % interval of ${e.name}`);
     assert.match(await page.locator(`[data-testid=bernoulli-cell][data-file="${runName}"] [data-testid=coverage]`).innerText(), /99\s%/);
 
     // Resamples and seed.

@@ -57,9 +57,10 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
         "target",
         "n",
         "m",
-        "set aside",
+        "disturbed",
         "estimate Te",
         &interval,
+        "uncorrected",
         "reference",
         "rel. error",
         "covered",
@@ -73,14 +74,30 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
             fmt_ns(e.target_ns),
             tr.n.to_string(),
             tr.m.to_string(),
-            tr.disturbed_n.to_string(),
-            fmt_ns(e.estimate_ns),
+            match (e.disturbed_share, tr.disturbed_n) {
+                (Some(s), _) => pct(s),
+                (None, 0) => "—".into(),
+                (None, k) => format!("{k} set aside"),
+            },
             format!(
-                "{} to {}{}",
-                fmt_ns(e.interval_ns.lo),
-                fmt_ns(e.interval_ns.hi),
-                if tr.wilson_used { " (Wilson)" } else { "" }
+                "{}{}",
+                fmt_ns(e.estimate_ns),
+                if e.corrected { " (corrected)" } else { "" }
             ),
+            match &e.interval_ns {
+                Some(i) => format!(
+                    "{} to {}{}",
+                    fmt_ns(i.lo),
+                    fmt_ns(i.hi),
+                    if tr.wilson_used && !e.corrected {
+                        " (Wilson)"
+                    } else {
+                        ""
+                    }
+                ),
+                None => "NO INTERVAL".into(),
+            },
+            fmt_ns(e.uncorrected_ns),
             opt_ns(e.reference_ns),
             e.relative_error
                 .map(signed_pct)
@@ -119,6 +136,28 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
         None => {
             let _ = writeln!(out, "   coverage: no event has a reference to check");
         }
+    }
+    for e in b.events.iter().filter(|e| e.no_interval.is_some()) {
+        let _ = writeln!(
+            out,
+            "   {}: {}",
+            e.name,
+            e.no_interval.as_deref().unwrap_or_default()
+        );
+    }
+    if c.no_interval > 0 {
+        let _ = writeln!(
+            out,
+            "   {} events of {} and longer got no interval: too disturbed to support one",
+            c.no_interval,
+            fmt_ns(c.min_target_ns)
+        );
+    }
+    if b.events.iter().any(|e| e.corrected) {
+        let _ = writeln!(
+            out,
+            "   corrected: trials whose chunk lost the CPU see the tick more often; p is the share of the clock's steps inside the trials times an undisturbed trial's length (docs/methods.md)"
+        );
     }
     let set_aside: u64 = b.events.iter().map(|e| e.trials.disturbed_n).sum();
     if set_aside > 0 {

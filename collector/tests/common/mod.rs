@@ -606,10 +606,22 @@ fn bernoulli(lines: &[&str], b: &Value) {
         let what = s(e, "name");
         assert_eq!(t.get(r, "n"), e["trials"]["n"].to_string(), "{what} n");
         assert_eq!(t.get(r, "m"), e["trials"]["m"].to_string(), "{what} m");
-        assert_eq!(
-            t.get(r, "set aside"),
-            e["trials"]["disturbed_n"].to_string(),
-            "{what} set aside"
+        match e["disturbed_share"].as_f64() {
+            Some(x) => agree(
+                num(t.get(r, "disturbed")),
+                x,
+                &format!("{what} disturbed share"),
+            ),
+            None => assert!(
+                t.get(r, "disturbed") == "—"
+                    || t.get(r, "disturbed") == format!("{} set aside", e["trials"]["disturbed_n"]),
+                "{what} set aside"
+            ),
+        }
+        agree(
+            num(t.get(r, "uncorrected")),
+            f(e, "uncorrected_ns"),
+            &format!("{what} uncorrected"),
         );
         agree(
             num(t.get(r, "target")),
@@ -626,9 +638,18 @@ fn bernoulli(lines: &[&str], b: &Value) {
             .iter()
             .find(|h| h.ends_with("interval"))
             .expect("interval column");
-        let (lo, hi) = range(t.get(r, interval)).expect("an interval");
-        agree(Some(lo), f(&e["interval_ns"], "lo"), &format!("{what} lo"));
-        agree(Some(hi), f(&e["interval_ns"], "hi"), &format!("{what} hi"));
+        if e["interval_ns"].is_null() {
+            assert_eq!(t.get(r, interval), "NO INTERVAL", "{what} no interval");
+            let why = s(e, "no_interval");
+            assert!(
+                lines.iter().any(|l| l.trim() == format!("{what}: {why}")),
+                "{what}: the reason is printed"
+            );
+        } else {
+            let (lo, hi) = range(t.get(r, interval)).expect("an interval");
+            agree(Some(lo), f(&e["interval_ns"], "lo"), &format!("{what} lo"));
+            agree(Some(hi), f(&e["interval_ns"], "hi"), &format!("{what} hi"));
+        }
         if let Some(x) = e["reference_ns"].as_f64() {
             agree(num(t.get(r, "reference")), x, &format!("{what} reference"));
         }

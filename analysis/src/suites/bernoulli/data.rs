@@ -78,4 +78,43 @@ pub struct BernoulliTrials {
     pub disturbed_m: u64,
     #[serde(default)]
     pub disturbed_sum_steps_ns: f64,
+    /// Every chunk of trials as the collector ran it, in order (absent in
+    /// files from before chunks were recorded). Their sums are `n`, `m` and
+    /// `sum_steps_ns`: no chunk is set aside any more, so p = m/n over all
+    /// of them is the uncorrected estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunks: Option<BernoulliChunks>,
+}
+
+/// One value per chunk of trials (a few ms of them), in run order: how much
+/// of the chunk's wall time the thread really ran, so the analysis can tell
+/// and correct trials that lost the CPU.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct BernoulliChunks {
+    /// Trials in the chunk.
+    pub n: Vec<u64>,
+    /// Trials that saw the clock change.
+    pub m: Vec<u64>,
+    /// Sum of the clock steps those trials saw, in ns: a trial that lost the
+    /// CPU for longer than a tick sees a step of several ticks.
+    pub steps_ns: Vec<u64>,
+    /// How far the coarse clock advanced over the chunk (read just before
+    /// its first trial and just after its last), in ns: the ticks there
+    /// were to see. On a busy machine the clock need not step every Tc
+    /// while the thread runs.
+    pub coarse_ns: Vec<u64>,
+    /// Wall time of the chunk (monotonic clock), in ns.
+    pub wall_ns: Vec<u64>,
+    /// CPU time of the measuring thread in the chunk
+    /// (`CLOCK_THREAD_CPUTIME_ID`), in ns.
+    pub cpu_ns: Vec<u64>,
+    /// Involuntary context switches of the thread in the chunk
+    /// (`getrusage(RUSAGE_THREAD)`); absent where that could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub involuntary_switches: Option<Vec<u64>>,
+    /// Steal time of the CPU the thread was pinned to in the chunk
+    /// (`/proc/stat`, in its 10 ms units, as ns); absent where that could
+    /// not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_ns: Option<Vec<u64>>,
 }

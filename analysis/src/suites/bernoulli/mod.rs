@@ -63,5 +63,59 @@ fn trials(cx: &Checker, t: &BernoulliTrials, path: &str) -> Result<(), ReadError
             ),
         ));
     }
+    if let Some(c) = &t.chunks {
+        chunks(cx, t, c, &format!("{path}.chunks"))?;
+    }
+    Ok(())
+}
+
+/// The chunk columns: one value per chunk each, m ≤ n in every chunk, and
+/// summing to the trials' n and m (the chunks are every trial).
+fn chunks(
+    cx: &Checker,
+    t: &BernoulliTrials,
+    c: &BernoulliChunks,
+    path: &str,
+) -> Result<(), ReadError> {
+    let len = c.n.len();
+    let columns = [
+        ("m", Some(c.m.len())),
+        ("steps_ns", Some(c.steps_ns.len())),
+        ("coarse_ns", Some(c.coarse_ns.len())),
+        ("wall_ns", Some(c.wall_ns.len())),
+        ("cpu_ns", Some(c.cpu_ns.len())),
+        (
+            "involuntary_switches",
+            c.involuntary_switches.as_ref().map(Vec::len),
+        ),
+        ("steal_ns", c.steal_ns.as_ref().map(Vec::len)),
+    ];
+    for (name, l) in columns {
+        if let Some(l) = l.filter(|l| *l != len) {
+            return Err(cx.err(
+                Some(format!("{path}.{name}")),
+                format!("expected one value per chunk ({len}, as in n), found {l}"),
+            ));
+        }
+    }
+    if let Some(i) = (0..len).find(|&i| c.m[i] > c.n[i]) {
+        return Err(cx.err(
+            Some(format!("{path}.m[{i}]")),
+            format!(
+                "expected m ≤ n in a chunk, found m = {} and n = {}",
+                c.m[i], c.n[i]
+            ),
+        ));
+    }
+    let (n, m) = (c.n.iter().sum::<u64>(), c.m.iter().sum::<u64>());
+    if n != t.n || m != t.m {
+        return Err(cx.err(
+            Some(path.to_string()),
+            format!(
+                "expected the chunks to sum to the trials' n = {} and m = {}, found {n} and {m}",
+                t.n, t.m
+            ),
+        ));
+    }
     Ok(())
 }

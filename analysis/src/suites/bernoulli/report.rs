@@ -2,10 +2,10 @@
 //! tick counts (Lambert & Power, eqs. 1, 2, 5, 6) and checked against the
 //! TSC reference; plus the trial planner (the paper's Table 1).
 
-use super::{BernoulliData, BernoulliTrials};
+use super::{BernoulliChunks, BernoulliData, BernoulliTrials};
 use crate::options::Options;
-use crate::stats::bernoulli::{estimate, plan, Interval};
-use crate::stats::{quantile, QuantileType, Summary};
+use crate::stats::bernoulli::{disturbance, estimate, plan, Chunk, Disturbance, Interval};
+use crate::stats::{quantile, quantile_sorted, QuantileType, Summary};
 use serde::Serialize;
 
 /// Events at least this long take part in the coverage check (the issue's
@@ -54,9 +54,39 @@ pub struct TrialsRow {
     /// Mean clock step among trials that ticked, in ns (≈ Tc when each
     /// tick was a single tick).
     pub mean_step_ns: Option<f64>,
-    /// Trials set aside as disturbed (descheduled), not in n and m.
+    /// Trials set aside as disturbed by collectors that set chunks aside
+    /// (older files), not in n and m.
     pub disturbed_n: u64,
     pub disturbed_m: u64,
+    /// What the chunks of trials say about disturbance, and p corrected for
+    /// it; `None` for files without chunks.
+    pub disturbance: Option<Disturbance>,
+}
+
+impl TrialsRow {
+    /// Te+o and its interval as the event's estimate uses them: corrected
+    /// for disturbance where there was some, else the plain p·Tc; `Err`
+    /// with the reason where the chunks cannot support an interval.
+    fn used(&self, tick_ns: f64) -> Result<(f64, Interval), String> {
+        match &self.disturbance {
+            Some(Disturbance {
+                p: Some(p),
+                interval: Some(i),
+                ..
+            }) => Ok((
+                p * tick_ns,
+                Interval {
+                    lo: i.lo * tick_ns,
+                    hi: i.hi * tick_ns,
+                },
+            )),
+            Some(Disturbance {
+                no_interval: Some(why),
+                ..
+            }) => Err(why.clone()),
+            _ => Ok((self.raw_ns, self.raw_interval_ns.clone())),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -64,19 +94,35 @@ pub struct EventRow {
     pub name: String,
     pub target_ns: f64,
     pub trials: TrialsRow,
-    /// Te = p·Tc − To (eq. 6), in ns.
+    /// Te = p·Tc − To (eq. 6), in ns: with p and To corrected for
+    /// disturbance where the trials were disturbed and the chunks support
+    /// it (`corrected`), else as m/n gives them.
     pub estimate_ns: f64,
+    /// Te from the plain m/n of the event and of the overhead, whatever the
+    /// disturbance.
+    pub uncorrected_ns: f64,
+    pub corrected: bool,
     /// Interval for Te: the trial interval less To, widened by To's own
-    /// uncertainty (half-widths added in quadrature, each side).
-    pub interval_ns: Interval,
+    /// uncertainty (half-widths added in quadrature, each side). `None`
+    /// where the data cannot support one (`no_interval` says why).
+    pub interval_ns: Option<Interval>,
+    /// Share of the event's trials whose chunk lost the CPU; `None` for
+    /// files without chunks.
+    pub disturbed_share: Option<f64>,
+    pub no_interval: Option<String>,
     /// The reference samples (ns, raw).
     pub reference: Option<Summary>,
-    /// Reference median less the reference clock's median overhead, in ns.
-    /// The median, because a reference sample hit by an interrupt or a
-    /// preemption is milliseconds long and a few of them move the mean of a
-    /// thousand samples far more than they move the Bernoulli estimate,
-    /// which averages over millions of trials.
+    /// Median of the reference samples at most twice the shortest, less the
+    /// reference clock's median overhead, in ns. The median, because a
+    /// reference sample hit by an interrupt or a preemption is milliseconds
+    /// long and a few of them move the mean of a thousand samples far more
+    /// than they move the Bernoulli estimate; only those samples, because
+    /// on a busy machine more than half of a long event's samples can be
+    /// preempted, and a preempted sample is milliseconds longer than the
+    /// event.
     pub reference_ns: Option<f64>,
+    /// Reference samples longer than twice the shortest, left out.
+    pub reference_excluded: usize,
     /// Whether `reference_ns` lies inside `interval_ns`.
     pub covered: Option<bool>,
     /// (estimate − reference) / reference.
@@ -86,9 +132,14 @@ pub struct EventRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct Coverage {
     pub min_target_ns: f64,
+    /// Events at least `min_target_ns` long with an interval and a
+    /// reference, and those whose interval holds the reference.
     pub events: usize,
     pub covered: usize,
     pub share: Option<f64>,
+    /// Events at least `min_target_ns` long given no interval (too
+    /// disturbed).
+    pub no_interval: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -116,7 +167,28 @@ fn trials_row(t: &BernoulliTrials, d: &BernoulliData, confidence: f64) -> Option
         mean_step_ns: (t.m > 0).then(|| t.sum_steps_ns / t.m as f64),
         disturbed_n: t.disturbed_n,
         disturbed_m: t.disturbed_m,
+        disturbance: t
+            .chunks
+            .as_ref()
+            .and_then(|c| disturbance(&chunks(c, d.tick_ns), d.tick_ns, confidence)),
     })
+}
+
+/// The file's chunk columns as the estimator's chunks (the reader checked
+/// that the columns have one value per chunk).
+fn chunks(c: &BernoulliChunks, tick_ns: f64) -> Vec<Chunk> {
+    (0..c.n.len())
+        .map(|i| Chunk {
+            n: c.n[i],
+            m: c.m[i],
+            steps: c.steps_ns[i] as f64 / tick_ns,
+            advance: c.coarse_ns[i] as f64 / tick_ns,
+            wall_ns: c.wall_ns[i] as f64,
+            cpu_ns: c.cpu_ns[i] as f64,
+            switches: c.involuntary_switches.as_ref().map(|v| v[i]),
+            steal_ns: c.steal_ns.as_ref().map(|v| v[i] as f64),
+        })
+        .collect()
 }
 
 impl BernoulliData {
@@ -128,10 +200,27 @@ impl BernoulliData {
 pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
     let conf = opts.confidence;
     let overhead = trials_row(&d.overhead, d, conf);
-    let (to, to_lo, to_hi) = match &overhead {
-        Some(o) => (o.raw_ns, o.raw_interval_ns.lo, o.raw_interval_ns.hi),
-        None => (0.0, 0.0, 0.0),
-    };
+    // To as m/n gives it, for the uncorrected estimate; and as the events'
+    // estimates use it (corrected where the overhead trials were disturbed).
+    let to_raw = overhead.as_ref().map_or(0.0, |o| o.raw_ns);
+    // Where the empty event's trials are too disturbed to estimate To, To
+    // is still known to lie between 0 and the length of a whole empty trial
+    // (its window is part of it): that range is its interval.
+    let to_used: Result<(f64, Interval), String> =
+        match &overhead {
+            Some(o) => o.used(d.tick_ns).or_else(|why| {
+                match o.disturbance.as_ref().and_then(|x| x.trial_ns) {
+                    Some(trial) => {
+                        Ok((o.raw_ns.clamp(0.0, trial), Interval { lo: 0.0, hi: trial }))
+                    }
+                    None => Err(format!(
+                        "no interval: the overhead trials were too disturbed ({})",
+                        why.trim_start_matches("no interval: ")
+                    )),
+                }
+            }),
+            None => Ok((0.0, Interval { lo: 0.0, hi: 0.0 })),
+        };
     let ref_overhead = quantile(&d.reference_overhead_ns, 0.5, QuantileType::TYPE7);
 
     let events: Vec<EventRow> = d
@@ -139,28 +228,48 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
         .iter()
         .filter_map(|ev| {
             let tr = trials_row(&ev.trials, d, conf)?;
-            let estimate_ns = tr.raw_ns - to;
-            let lo = estimate_ns
-                - ((tr.raw_ns - tr.raw_interval_ns.lo).powi(2) + (to_hi - to).powi(2)).sqrt();
-            let hi = estimate_ns
-                + ((tr.raw_interval_ns.hi - tr.raw_ns).powi(2) + (to - to_lo).powi(2)).sqrt();
+            let uncorrected_ns = tr.raw_ns - to_raw;
+            let used = tr.used(d.tick_ns).and_then(|e| Ok((e, to_used.clone()?)));
+            let (estimate_ns, interval_ns, no_interval, corrected) = match used {
+                Ok(((te_o, i), (to, to_i))) => {
+                    let est = te_o - to;
+                    let lo = est - ((te_o - i.lo).powi(2) + (to_i.hi - to).powi(2)).sqrt();
+                    let hi = est + ((i.hi - te_o).powi(2) + (to - to_i.lo).powi(2)).sqrt();
+                    let corrected = tr.disturbance.as_ref().is_some_and(|x| x.p.is_some())
+                        || overhead
+                            .as_ref()
+                            .and_then(|o| o.disturbance.as_ref())
+                            .is_some_and(|x| x.p.is_some());
+                    (est, Some(Interval { lo, hi }), None, corrected)
+                }
+                Err(why) => (uncorrected_ns, None, Some(why), false),
+            };
             let mut sorted = ev.reference_ns.clone();
             sorted.sort_by(f64::total_cmp);
             let reference = Summary::of_sorted(&sorted, opts.quantile_type);
-            let reference_ns = reference
-                .as_ref()
-                .map(|s| s.median - ref_overhead.unwrap_or(0.0));
+            let limit = sorted.first().map_or(0.0, |s| 2.0 * s);
+            let kept = sorted.partition_point(|x| *x <= limit);
+            let reference_ns = quantile_sorted(&sorted[..kept], 0.5, QuantileType::TYPE7)
+                .map(|m| m - ref_overhead.unwrap_or(0.0));
             Some(EventRow {
                 name: ev.name.clone(),
                 target_ns: ev.target_ns,
                 estimate_ns,
-                covered: reference_ns.map(|r| r >= lo && r <= hi),
+                uncorrected_ns,
+                corrected,
+                covered: interval_ns
+                    .as_ref()
+                    .zip(reference_ns)
+                    .map(|(i, r)| r >= i.lo && r <= i.hi),
                 relative_error: reference_ns
                     .filter(|r| *r > 0.0)
                     .map(|r| (estimate_ns - r) / r),
-                interval_ns: Interval { lo, hi },
+                interval_ns,
+                disturbed_share: tr.disturbance.as_ref().map(|x| x.disturbed_share),
+                no_interval,
                 reference,
                 reference_ns,
+                reference_excluded: sorted.len() - kept,
                 trials: tr,
             })
         })
@@ -179,7 +288,12 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
         events: considered.len(),
         covered,
         share: (!considered.is_empty()).then(|| covered as f64 / considered.len() as f64),
+        no_interval: events
+            .iter()
+            .filter(|e| e.target_ns >= COVERAGE_MIN_NS && e.interval_ns.is_none())
+            .count(),
     };
+    let to = to_used.as_ref().map_or(to_raw, |u| u.0);
 
     let mut planner = Vec::new();
     for event_ns in [1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6] {
@@ -212,7 +326,7 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
 
 #[cfg(test)]
 mod tests {
-    use super::super::BernoulliEvent;
+    use super::super::{BernoulliChunks, BernoulliEvent};
     use super::*;
 
     fn trials(n: u64, m: u64) -> BernoulliTrials {
@@ -265,6 +379,78 @@ mod tests {
         assert_eq!(ev.covered, Some(true));
         assert_eq!((r.coverage.events, r.coverage.covered), (1, 1));
         assert_eq!(ev.trials.mean_step_ns, Some(1e6));
+    }
+
+    /// Chunks of `t` split evenly, none disturbed unless `switch` says so.
+    fn chunked(t: &BernoulliTrials, k: u64, switch: impl Fn(u64) -> bool) -> BernoulliChunks {
+        let mut c = BernoulliChunks {
+            involuntary_switches: Some(Vec::new()),
+            steal_ns: Some(Vec::new()),
+            ..BernoulliChunks::default()
+        };
+        for i in 0..k {
+            let n = t.n / k + u64::from(i < t.n % k);
+            let m = t.m / k + u64::from(i < t.m % k);
+            let disturbed = switch(i);
+            c.n.push(n);
+            c.m.push(m);
+            c.steps_ns.push(m * 1_000_000);
+            c.coarse_ns.push(2_000_000);
+            c.wall_ns.push(2_000_000);
+            c.cpu_ns.push(if disturbed { 500_000 } else { 2_000_000 });
+            c.involuntary_switches
+                .as_mut()
+                .unwrap()
+                .push(u64::from(disturbed));
+            c.steal_ns.as_mut().unwrap().push(0);
+        }
+        c
+    }
+
+    #[test]
+    fn undisturbed_chunks_give_exactly_the_plain_numbers() {
+        let plain = bernoulli_report(&data(), &Options::default());
+        let mut d = data();
+        d.overhead.chunks = Some(chunked(&d.overhead, 100, |_| false));
+        d.events[0].trials.chunks = Some(chunked(&d.events[0].trials, 100, |_| false));
+        let r = bernoulli_report(&d, &Options::default());
+        let (a, b) = (&plain.events[0], &r.events[0]);
+        assert_eq!(a.estimate_ns, b.estimate_ns);
+        assert_eq!(a.interval_ns, b.interval_ns);
+        assert_eq!(b.uncorrected_ns, b.estimate_ns);
+        assert!(!b.corrected);
+        assert_eq!(b.disturbed_share, Some(0.0));
+        assert_eq!(a.disturbed_share, None);
+        assert_eq!((r.coverage.covered, r.coverage.no_interval), (1, 0));
+    }
+
+    #[test]
+    fn a_fully_disturbed_event_gets_no_interval() {
+        let mut d = data();
+        d.events[0].trials.chunks = Some(chunked(&d.events[0].trials, 100, |_| true));
+        let r = bernoulli_report(&d, &Options::default());
+        let e = &r.events[0];
+        assert_eq!(e.interval_ns, None);
+        assert_eq!(e.covered, None);
+        assert_eq!(e.disturbed_share, Some(1.0));
+        assert_eq!(e.estimate_ns, e.uncorrected_ns);
+        assert!(e
+            .no_interval
+            .as_deref()
+            .unwrap()
+            .starts_with("no interval: 100 % of trials disturbed"));
+        assert_eq!((r.coverage.events, r.coverage.no_interval), (0, 1));
+        assert_eq!(r.coverage.share, None);
+    }
+
+    #[test]
+    fn the_reference_leaves_out_preempted_samples() {
+        let mut d = data();
+        // Three of five samples preempted: the plain median would be one.
+        d.events[0].reference_ns = vec![237_010.0, 237_030.0, 4e6, 5e6, 6e6];
+        let r = bernoulli_report(&d, &Options::default());
+        assert_eq!(r.events[0].reference_excluded, 3);
+        assert!((r.events[0].reference_ns.unwrap() - 237_000.0).abs() < 1e-9);
     }
 
     #[test]

@@ -91,6 +91,10 @@ function coverageLine(b) {
     ? [h('strong', {}, `${fmtCount(c.covered)} of ${fmtCount(c.events)}`),
       ` events of at least ${fmtNs(c.min_target_ns, { exact: true })}: the reference lies inside the ${fmtLevel(b.confidence)} interval`,
       ` (${fmtPercent(c.share)}). `,
+      c.no_interval
+        ? h('span', { 'data-testid': 'no-interval-count', dataset: { value: c.no_interval } },
+          `${fmtCount(c.no_interval)} more got no interval: too disturbed to support one. `)
+        : null,
       h('span', { class: 'muted' }, good
         ? 'The estimates agree with the TSC about as often as their confidence promises.'
         : 'Fewer than 90 %: the intervals are too narrow for this machine, or the estimate is biased (see the relative errors).')]
@@ -104,7 +108,8 @@ function eventsTable(b) {
     { label: 'Target', class: 'num', title: 'The length the busy work was calibrated to' },
     { label: 'n', class: 'num', title: 'Trials' },
     { label: 'm', class: 'num', title: 'Trials in which the clock ticked' },
-    { label: 'Estimate Te', class: 'num', title: 'p·Tc − To (eq. 6)' },
+    { label: 'Disturbed', class: 'num', title: 'Share of the trials whose chunk lost the CPU (an involuntary context switch, steal time, or wall time beyond the thread\u2019s CPU time)' },
+    { label: 'Estimate Te', class: 'num', title: 'p·Tc − To (eq. 6); corrected for disturbed trials where there were any' },
     { label: `${level} interval`, class: 'num', title: 'Interval of Te: the trials\u2019 interval less To, widened by To\u2019s own uncertainty' },
     { label: 'TSC reference', class: 'num', title: `Mean of the ${b.reference} samples less that clock\u2019s own overhead` },
     { label: 'Relative error', class: 'num', title: '(estimate − reference) / reference' },
@@ -124,12 +129,20 @@ function eventsTable(b) {
         `+${fmtCount(t.disturbed_n)} set aside`)
         : null]),
       numCell('m', t.m, fmtCount(t.m), { title: `p = ${t.p}; p·Tc = ${t.raw_ns} ns (event + overhead)` }),
-      numCell('estimate_ns', e.estimate_ns, fmtNs(e.estimate_ns), { unit: 'ns' }),
-      h('td', { class: 'num interval' },
-        h('span', { dataset: { stat: 'interval_lo', value: e.interval_ns.lo }, title: `${e.interval_ns.lo} ns` }, fmtNs(e.interval_ns.lo)),
-        '\u00a0to ', // a narrow column breaks the interval after "to", not before
-        h('span', { dataset: { stat: 'interval_hi', value: e.interval_ns.hi }, title: `${e.interval_ns.hi} ns` }, fmtNs(e.interval_ns.hi)),
-        t.wilson_used ? [' ', h('span', { class: 'badge', title: 'm or n − m was too small for the normal interval (eq. 2): Wilson\u2019s score interval was used', 'data-testid': 'wilson' }, 'Wilson')] : null),
+      numCell('disturbed_share', e.disturbed_share, e.disturbed_share == null ? '—' : fmtPercent(e.disturbed_share)),
+      numCell('estimate_ns', e.estimate_ns, [fmtNs(e.estimate_ns), e.corrected
+        ? h('span', { class: 'sub', dataset: { stat: 'uncorrected_ns', value: e.uncorrected_ns }, title: 'Corrected for the trials that lost the CPU (docs/methods.md, on a busy machine); below, the estimate from m/n as it stands' },
+          `corrected; m/n gives ${fmtNs(e.uncorrected_ns)}`)
+        : null], { unit: 'ns' }),
+      e.interval_ns
+        ? h('td', { class: 'num interval' },
+          h('span', { dataset: { stat: 'interval_lo', value: e.interval_ns.lo }, title: `${e.interval_ns.lo} ns` }, fmtNs(e.interval_ns.lo)),
+          '\u00a0to ', // a narrow column breaks the interval after "to", not before
+          h('span', { dataset: { stat: 'interval_hi', value: e.interval_ns.hi }, title: `${e.interval_ns.hi} ns` }, fmtNs(e.interval_ns.hi)),
+          t.wilson_used && !e.corrected ? [' ', h('span', { class: 'badge', title: 'm or n − m was too small for the normal interval (eq. 2): Wilson\u2019s score interval was used', 'data-testid': 'wilson' }, 'Wilson')] : null)
+        : h('td', { class: 'num interval', dataset: { stat: 'no_interval', value: e.no_interval ?? '' } },
+          h('span', { class: 'badge warn', 'data-testid': 'no-interval', title: e.no_interval ?? '' }, 'no interval'),
+          h('span', { class: 'sub' }, (e.no_interval ?? '').replace(/^no interval: /, ''))),
       numCell('reference_ns', e.reference_ns, fmtNs(e.reference_ns), {
         unit: 'ns',
         title: e.reference ? `${e.reference.n} samples; median ${e.reference.median} ns, mean ${e.reference.mean} ns before subtracting the reference overhead` : undefined,
@@ -166,18 +179,18 @@ const logTickNs = (v) => {
 
 function estimateChart(b) {
   const events = b.events;
-  const positives = events.flatMap((e) => [e.target_ns, e.estimate_ns, e.interval_ns.lo, e.interval_ns.hi, e.reference_ns])
+  const positives = events.flatMap((e) => [e.target_ns, e.estimate_ns, e.interval_ns?.lo, e.interval_ns?.hi, e.reference_ns])
     .filter((v) => v != null && v > 0);
   const lo = Math.min(...positives) / 1.6;
   const hi = Math.max(...positives) * 1.6;
   const drawn = events.filter((e) => e.estimate_ns > 0);
   const hidden = events.length - drawn.length;
-  const intervals = events.filter((e) => e.interval_ns.hi > 0)
+  const intervals = events.filter((e) => e.interval_ns && e.interval_ns.hi > 0)
     .map((e) => ({ ...e, y1: Math.max(e.interval_ns.lo, lo), y2: e.interval_ns.hi, clipped: e.interval_ns.lo < lo }));
   const refs = events.filter((e) => e.reference_ns != null && e.reference_ns > 0);
   const summary = `Estimate of each event (dots, with its ${fmtLevel(b.confidence)} interval as a vertical bar) and its TSC reference (crosses) ` +
     `against the target length, both axes logarithmic; the dashed diagonal is estimate = target. ` +
-    events.map((e) => `${e.name}: ${fmtNs(e.estimate_ns)} (reference ${fmtNs(e.reference_ns)})`).join('; ') + '.' +
+    events.map((e) => `${e.name}: ${fmtNs(e.estimate_ns)}${e.interval_ns ? '' : ', no interval'} (reference ${fmtNs(e.reference_ns)})`).join('; ') + '.' +
     (hidden ? ` ${hidden} estimate${hidden === 1 ? ' is' : 's are'} not above zero and cannot be drawn on a log axis.` : '');
   const figure = chartFigure({
     testid: 'bernoulli-chart',
@@ -204,7 +217,8 @@ function estimateChart(b) {
         }),
         Plot.tip(events.filter((e) => e.estimate_ns > 0), Plot.pointer({
           x: 'target_ns', y: 'estimate_ns',
-          title: (e) => `${e.name}\nestimate ${fmtNs(e.estimate_ns)} (${fmtNs(e.interval_ns.lo)} to ${fmtNs(e.interval_ns.hi)})` +
+          title: (e) => `${e.name}\nestimate ${fmtNs(e.estimate_ns)} ` +
+            (e.interval_ns ? `(${fmtNs(e.interval_ns.lo)} to ${fmtNs(e.interval_ns.hi)})` : `(${e.no_interval})`) +
             `\nreference ${fmtNs(e.reference_ns)}\nrelative error ${fmtSignedPercent(e.relative_error)}` +
             `\n${fmtCount(e.trials.m)} ticks in ${fmtCount(e.trials.n)} trials`,
         })),
