@@ -107,7 +107,17 @@ fn chunks(
             ),
         ));
     }
-    let (n, m) = (c.n.iter().sum::<u64>(), c.m.iter().sum::<u64>());
+    // Checked sums: a file's counts are untrusted and may overflow.
+    let total = |xs: &[u64]| xs.iter().try_fold(0u64, |a, &x| a.checked_add(x));
+    let (n, m) = match (total(&c.n), total(&c.m)) {
+        (Some(n), Some(m)) => (n, m),
+        _ => {
+            return Err(cx.err(
+                Some(path.to_string()),
+                "expected the chunks' trial counts to sum to at most 2^64 − 1".to_string(),
+            ))
+        }
+    };
     if n != t.n || m != t.m {
         return Err(cx.err(
             Some(path.to_string()),
