@@ -522,6 +522,27 @@ fn summary_lines(ops: &[OpMeasurement], core: Option<&CoreClock>) -> Vec<String>
 mod tests {
     use super::per_op;
 
+    /// Every operation and form the published figures name is one this
+    /// suite times, so that no figure is shipped without a measurement.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn every_published_operation_is_timed_by_the_suite() {
+        use tickbook_analysis::suites::ops::published::{Figures, FORM_DIFFERENCES};
+        let table = super::x86::table();
+        let figs = Figures::embedded().unwrap();
+        let ops = figs.operations();
+        assert!(ops.len() > 200, "{}", ops.len());
+        for (op, form) in ops {
+            assert!(
+                table.iter().any(|d| d.name == op && d.form == form),
+                "{op} ({form}) has published figures but no sequence"
+            );
+        }
+        for (op, form, _) in FORM_DIFFERENCES {
+            assert!(table.iter().any(|d| d.name == *op && d.form == *form));
+        }
+    }
+
     #[test]
     fn per_op_is_the_median_of_the_differences_over_n() {
         // Differences 1000, 2000, 3000 over n = 1000: 1, 2, 3 per copy.
