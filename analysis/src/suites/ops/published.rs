@@ -490,20 +490,27 @@ fn score(figs: &Figures, rows: &[OpRow], core: &Core) -> CoreScore {
 }
 
 /// Whether no figure of one core agrees with any value that agrees with a
-/// figure of the other: no measurement could agree with both.
+/// figure of the other (no measurement could agree with both), every figure
+/// being sharp.
 fn separates(a: &[Figure], b: &[Figure]) -> bool {
     let apart = |x: &Figure, y: &Figure| {
         let (lo, hi) = if x.high < y.low { (x, y) } else { (y, x) };
         // Two values agreeing with both would have to bridge the gap.
         lo.high < hi.low && hi.low - lo.high > tolerance(lo.high) + tolerance(hi.low)
     };
-    !a.is_empty() && !b.is_empty() && a.iter().all(|x| b.iter().all(|y| apart(x, y)))
+    // A wide range (a latency per operand pair, say) tells nothing apart.
+    let sharp = |x: &Figure| x.high - x.low <= tolerance(x.high);
+    !a.is_empty()
+        && !b.is_empty()
+        && a.iter().chain(b).all(sharp)
+        && a.iter().all(|x| b.iter().all(|y| apart(x, y)))
 }
 
 /// A few operations that tell the cores apart: greedily, the operation that
 /// separates the most pairs of cores not yet separated twice, until every
 /// pair that any operation separates is separated twice (latency first on
-/// ties, then by name). Depends on the data only.
+/// ties, then the 64-bit forms). Operations whose suite form differs from
+/// the references' are left out. Depends on the data only.
 pub fn discriminating_ops(figs: &Figures) -> Vec<(String, String)> {
     let mut pairs = Vec::new();
     for (i, a) in CORES.iter().enumerate() {
@@ -511,7 +518,11 @@ pub fn discriminating_ops(figs: &Figures) -> Vec<(String, String)> {
             pairs.push((a.key, b.key));
         }
     }
-    let ops: Vec<(&str, &str)> = figs.operations().into_iter().collect();
+    let ops: Vec<(&str, &str)> = figs
+        .operations()
+        .into_iter()
+        .filter(|(o, f)| !FORM_DIFFERENCES.iter().any(|(x, y, _)| x == o && y == f))
+        .collect();
     let covers: Vec<Vec<usize>> = ops
         .iter()
         .map(|(o, f)| {
@@ -540,7 +551,9 @@ pub fn discriminating_ops(figs: &Figures) -> Vec<(String, String)> {
                 gain(a)
                     .cmp(&gain(b))
                     .then((ops[a].1 == "latency").cmp(&(ops[b].1 == "latency")))
-                    .then(ops[b].cmp(&ops[a]))
+                    // By name, the 64-bit and f64 forms first (mulsd
+                    // rather than mulss): `_i64` sorts after `_i32`.
+                    .then(ops[a].cmp(&ops[b]))
             });
         match best {
             Some(i) if gain(i) > 0 => {
