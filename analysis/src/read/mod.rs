@@ -71,6 +71,14 @@ macro_rules! cell_data {
 registry!(cell_data);
 
 impl Document {
+    /// The run's host (none in a samples file).
+    pub fn host(&self) -> Option<&crate::format::Host> {
+        match self {
+            Document::Run(r) => Some(&r.run.host),
+            Document::Samples(_) => None,
+        }
+    }
+
     /// The fallbacks recorded in the first section of `suite` (none in a
     /// samples file).
     pub fn fallbacks(&self, suite: &str) -> &[String] {

@@ -112,6 +112,7 @@ macro_rules! file_report {
                     let name = <crate::suites::$f::$V as Suite>::NAME;
                     let mut cx = Context {
                         options: opts,
+                        host: doc.host(),
                         fallbacks: doc.fallbacks(name),
                         unfinished: doc.is_unfinished(name),
                         warnings: &mut report.warnings,

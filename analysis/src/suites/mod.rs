@@ -9,6 +9,7 @@
 //! adding a suite is its folder and one line there.
 
 use crate::error::{Checker, ReadError};
+use crate::format::Host;
 use crate::options::Options;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -108,6 +109,8 @@ pub trait Suite {
 /// What a cell's report is given besides its data.
 pub struct Context<'a> {
     pub options: &'a Options,
+    /// The run file's host (none for samples).
+    pub host: Option<&'a Host>,
     /// The section's fallbacks as the collector recorded them (none for
     /// samples).
     pub fallbacks: &'a [String],

@@ -3,11 +3,12 @@
 //! clustering cuts and calibration against the cycle counter; `--json` has
 //! every field.
 
-use super::numbers::{ci_with, fmt_ns, level, opt_ns, sig};
+use super::numbers::{ci_with, fmt_ns, level, opt_ns, pct, sig};
 use super::table::{cell_title, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::{CalibratedOps, CalibrationReport, FormReport, OpsReport};
 use tickbook_analysis::stats::bootstrap::BootstrapCi;
+use tickbook_analysis::suites::ops::published::{PublishedComparison, Verdict};
 
 /// The Operations cell: the cost table (and the calibrated column when a
 /// fit was applied), then per form its summary, outliers, clusters, modes
@@ -103,6 +104,9 @@ pub(crate) fn render(out: &mut String, o: &OpsReport) {
         ]);
     }
     t.render(out);
+    if let Some(p) = &o.published {
+        render_published(out, p);
+    }
     if let Some(c) = &o.calibrated {
         render_calibrated(out, c);
     }
@@ -315,4 +319,109 @@ fn render_calibrated(out: &mut String, c: &CalibratedOps) {
 
 fn ci_text(ci: Option<&BootstrapCi>, digits: usize) -> String {
     ci_with(ci, |v| sig(v, digits))
+}
+
+/// A published range: `3` or `7 to 19` core cycles.
+fn cycles_range(low: f64, high: f64) -> String {
+    if low == high {
+        sig(low, 3)
+    } else {
+        format!("{} to {}", sig(low, 3), sig(high, 3))
+    }
+}
+
+/// The measured table beside the published figures: the core match, the
+/// score per core, the discriminating operations and a verdict per row.
+fn render_published(out: &mut String, p: &PublishedComparison) {
+    subtitle(out, "Published figures (core cycles per operation)");
+    let _ = writeln!(out, "   {}", p.summary);
+    match &p.core_name {
+        Some(c) => {
+            let _ = writeln!(out, "   rows compared with {c} ({})", p.chosen_by);
+        }
+        None => {
+            let _ = writeln!(out, "   no core to compare with ({})", p.chosen_by);
+        }
+    }
+    let _ = writeln!(out, "   {}", p.rule);
+    let mut t = Table::new(&[
+        "core",
+        "latencies agree",
+        "of latencies",
+        "throughputs agree",
+        "of throughputs",
+        "share",
+    ])
+    .text(0);
+    for s in &p.scores {
+        t.row(vec![
+            s.name.clone(),
+            s.latency.agree.to_string(),
+            s.latency.comparable.to_string(),
+            s.throughput.agree.to_string(),
+            s.throughput.comparable.to_string(),
+            s.share.map(pct).unwrap_or_else(|| "—".into()),
+        ]);
+    }
+    t.render(out);
+    if !p.discriminating.is_empty() {
+        let _ = writeln!(
+            out,
+            "   operations that tell the cores apart (* = the measured cost agrees):"
+        );
+        let mut head = vec![
+            "discriminating op".to_string(),
+            "form".into(),
+            "measured".into(),
+        ];
+        let cores: Vec<&str> = p.scores.iter().map(|s| s.name.as_str()).collect();
+        head.extend(cores.iter().map(|c| c.to_string()));
+        let head: Vec<&str> = head.iter().map(String::as_str).collect();
+        let mut t = Table::new(&head).text(0).text(1);
+        for d in &p.discriminating {
+            let mut row = vec![
+                d.name.clone(),
+                d.form.clone(),
+                d.measured.map(|m| sig(m, 3)).unwrap_or_else(|| "—".into()),
+            ];
+            for c in &cores {
+                row.push(match d.cores.iter().find(|x| x.name == *c) {
+                    Some(x) => format!(
+                        "{}{}",
+                        cycles_range(x.low, x.high),
+                        super::numbers::mark(x.agrees == Some(true))
+                    ),
+                    None => "—".into(),
+                });
+            }
+            t.row(row);
+        }
+        t.render(out);
+    }
+    let Some(core) = &p.core_name else { return };
+    let _ = writeln!(out, "   each operation against {core}:");
+    let mut t = Table::new(&["operation", "form", "measured", "published", "verdict"])
+        .text(0)
+        .text(1)
+        .text(4);
+    for r in &p.rows {
+        t.row(vec![
+            r.name.clone(),
+            r.form.clone(),
+            r.measured.map(|m| sig(m, 3)).unwrap_or_else(|| "—".into()),
+            match (r.low, r.high) {
+                (Some(l), Some(h)) => cycles_range(l, h),
+                _ => "—".into(),
+            },
+            match r.verdict {
+                Verdict::Agrees => "agrees".into(),
+                Verdict::Differs => "differs".into(),
+                Verdict::NotComparable => format!(
+                    "not comparable: {}",
+                    r.reason.as_deref().unwrap_or("no reason recorded")
+                ),
+            },
+        ]);
+    }
+    t.render(out);
 }

@@ -713,6 +713,9 @@ fn ops(lines: &[&str], o: &Value) {
             agree_ci(t.get(r, "core cycles/op"), &op["core_cycles"], 1.0, &what);
         }
     }
+    if !o["published"].is_null() {
+        published(lines, &o["published"]);
+    }
     if !o["calibrated"].is_null() {
         let c = &o["calibrated"];
         let t = table(lines, &["operation", "form", "portable", "calibrated"]);
@@ -802,6 +805,105 @@ fn ops(lines: &[&str], o: &Value) {
             f(fit, "intercept"),
             "fit intercept",
         );
+    }
+}
+
+/// A published range as printed: `3` or `7 to 19`, a trailing `*` ignored.
+fn published_range(text: &str, low: f64, high: f64, what: &str) {
+    let text = text.trim().trim_end_matches('*').trim();
+    match range(text) {
+        Some((l, h)) => {
+            agree(Some(l), low, &format!("{what} low"));
+            agree(Some(h), high, &format!("{what} high"));
+        }
+        None => {
+            assert_eq!(low, high, "{what}: one value printed for a range");
+            agree(num(text), low, what);
+        }
+    }
+}
+
+/// The published comparison: the match line, the score per core, the
+/// discriminating operations and every row's figures and verdict.
+fn published(lines: &[&str], p: &Value) {
+    let summary = s(p, "summary");
+    assert!(
+        lines.iter().any(|l| l.trim() == summary),
+        "no line {summary:?}"
+    );
+    let scores = table(lines, &["core", "latencies agree", "of latencies"]);
+    assert_eq!(scores.rows.len(), arr(p, "scores").len());
+    for (x, r) in arr(p, "scores").iter().zip(&scores.rows) {
+        assert_eq!(r[0], s(x, "name"));
+        assert_eq!(
+            scores.get(r, "latencies agree"),
+            x["latency"]["agree"].to_string()
+        );
+        assert_eq!(
+            scores.get(r, "of latencies"),
+            x["latency"]["comparable"].to_string()
+        );
+        assert_eq!(
+            scores.get(r, "throughputs agree"),
+            x["throughput"]["agree"].to_string()
+        );
+        assert_eq!(
+            scores.get(r, "of throughputs"),
+            x["throughput"]["comparable"].to_string()
+        );
+        if let Some(share) = x["share"].as_f64() {
+            agree(num(scores.get(r, "share")), share, "share");
+        }
+    }
+    let disc = arr(p, "discriminating");
+    if !disc.is_empty() {
+        let t = table(lines, &["discriminating op", "form", "measured"]);
+        assert_eq!(t.rows.len(), disc.len());
+        for d in disc {
+            let r = t.row(&[s(d, "name"), s(d, "form")]);
+            if let Some(m) = d["measured"].as_f64() {
+                agree(num(t.get(r, "measured")), m, "discriminating measured");
+            }
+            for c in arr(d, "cores") {
+                let cell = t.get(r, s(c, "name"));
+                published_range(cell, f(c, "low"), f(c, "high"), s(d, "name"));
+                assert_eq!(
+                    cell.trim_end().ends_with('*'),
+                    c["agrees"] == true,
+                    "{cell}"
+                );
+            }
+        }
+    }
+    let rows = arr(p, "rows");
+    if rows.is_empty() {
+        return;
+    }
+    let t = table(
+        lines,
+        &["operation", "form", "measured", "published", "verdict"],
+    );
+    assert_eq!(t.rows.len(), rows.len());
+    for (x, r) in rows.iter().zip(&t.rows) {
+        let what = format!("{} {}", s(x, "name"), s(x, "form"));
+        assert_eq!((r[0].as_str(), r[1].as_str()), (s(x, "name"), s(x, "form")));
+        match x["measured"].as_f64() {
+            Some(m) => agree(num(t.get(r, "measured")), m, &what),
+            None => assert_eq!(t.get(r, "measured"), "—"),
+        }
+        match (x["low"].as_f64(), x["high"].as_f64()) {
+            (Some(l), Some(h)) => published_range(t.get(r, "published"), l, h, &what),
+            _ => assert_eq!(t.get(r, "published"), "—"),
+        }
+        let verdict = t.get(r, "verdict");
+        match s(x, "verdict") {
+            "not_comparable" => assert_eq!(
+                verdict,
+                format!("not comparable: {}", s(x, "reason")),
+                "{what}"
+            ),
+            v => assert_eq!(verdict, v.replace('_', " "), "{what}"),
+        }
     }
 }
 

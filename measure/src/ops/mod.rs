@@ -37,7 +37,8 @@ pub struct Init {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Ptr {
     None,
-    /// rsi = scratch (x87 constants at +0/+8, stores at +64..+128), rdi =
+    /// rsi = scratch (x87 constants at +0/+8, stores at +64..+128, the saved
+    /// MXCSR at +256/+260), rdi =
     /// the pointer-chase ring.
     Mem,
     /// rsi = the branch table (one byte per copy).
@@ -521,6 +522,58 @@ fn summary_lines(ops: &[OpMeasurement], core: Option<&CoreClock>) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::per_op;
+
+    /// A sequence that rounds up (the square-root chains) puts the caller's
+    /// MXCSR back: every x86 sequence leaves its controls (rounding, masks,
+    /// DAZ/FTZ; not the sticky exception flags) as it found them.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn every_sequence_leaves_mxcsr_as_it_found_it() {
+        fn mxcsr() -> u32 {
+            let mut v: u32 = 0;
+            // SAFETY: stores MXCSR into a local.
+            unsafe {
+                core::arch::asm!("stmxcsr [{}]", in(reg) &mut v, options(nostack));
+            }
+            // Bits 0–5 are the sticky exception flags any inexact op sets.
+            v & !0x3f
+        }
+        let mut env = super::Env::new();
+        let before = mxcsr();
+        let mut rounding = 0;
+        for d in super::x86::table() {
+            if super::feature_ok(d.requires).is_err() {
+                continue;
+            }
+            let init = env.resolve(&d);
+            env.prepare(&d);
+            (d.run)(false, false, &init);
+            assert_eq!(mxcsr(), before, "{} ({})", d.name, d.form);
+            rounding += usize::from(d.instruction.contains("rounding up"));
+        }
+        assert_eq!(rounding, 2);
+    }
+
+    /// Every operation and form the published figures name is one this
+    /// suite times, so that no figure is shipped without a measurement.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn every_published_operation_is_timed_by_the_suite() {
+        use tickbook_analysis::suites::ops::published::{Figures, FORM_DIFFERENCES};
+        let table = super::x86::table();
+        let figs = Figures::embedded().unwrap();
+        let ops = figs.operations();
+        assert!(ops.len() > 200, "{}", ops.len());
+        for (op, form) in ops {
+            assert!(
+                table.iter().any(|d| d.name == op && d.form == form),
+                "{op} ({form}) has published figures but no sequence"
+            );
+        }
+        for (op, form, _) in FORM_DIFFERENCES {
+            assert!(table.iter().any(|d| d.name == *op && d.form == *form));
+        }
+    }
 
     #[test]
     fn per_op_is_the_median_of_the_differences_over_n() {

@@ -29,7 +29,8 @@ macro_rules! seq {
         // declared by the st(i) clobbers) and memory through rsi/rdi, which
         // point into buffers `Env` keeps alive and large enough for 2n copies
         // (checked where `Ptr` is resolved). The divisions cannot fault: see
-        // the operand choice in `div()`. No stack use.
+        // the operand choice in `div()`. A sequence that changes MXCSR's
+        // rounding puts the caller's MXCSR back before it ends. No stack use.
         unsafe {
             core::arch::asm!(
                 concat!($pre, "\n.rept ", $reps, "\n", $body, "\n.endr\n", $post),
@@ -215,6 +216,28 @@ macro_rules! rot_x {
     };
 }
 
+/// A latency chain of 32-bit moves between different registers: eax → r8d
+/// → … → r14d → eax, 125 rounds of 8 moves (n = 1000).
+macro_rules! mov_chain {
+    ($name:literal) => {
+        def!(
+            $name,
+            "conversion",
+            "latency",
+            NONE,
+            int(),
+            Ptr::None,
+            125,
+            250,
+            "",
+            "mov r8d, eax; mov r9d, r8d; mov r10d, r9d; mov r11d, r10d; \
+             mov r12d, r11d; mov r13d, r12d; mov r14d, r13d; mov eax, r14d",
+            "",
+            "mov r(N+1)d, rNd  (eax, r8d..r14d, eax in a ring)"
+        )
+    };
+}
+
 // ---------------------------------------------------------------- operands
 
 // Built at run time: `to_bits` is const only from Rust 1.83 (MSRV 1.80).
@@ -284,8 +307,10 @@ fn int() -> Init {
 /// Divisions: divisor rcx = 7, high half of the dividend rsi = 1 (< 7), so
 /// every dividend is 2^w + low with low < 2^w: the quotient is below
 /// 2^(w+1)/7 < 2^(w−1), which fits even a signed result. No #DE possible.
-/// rdx starts as a valid remainder (3 < 7); rdi is the constant low half
-/// for the independent form.
+/// rdx starts as a valid remainder (3 < 7). The independent forms divide
+/// the 64-bit (32-bit) rdi = 0x7edc…3210 as compiled code does, the high
+/// half zeroed (`xor edx, edx`) or sign-extended (`cqo`/`cdq`); the chains
+/// need the high half 1, or the quotient would fall to 0 (a faster case).
 fn div() -> Init {
     Init {
         g: [
@@ -328,6 +353,22 @@ fn cvt32() -> Init {
         g: CVT_GPR,
         x: [f32x(12345.0), f32x(54321.0), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     }
+}
+
+/// MXCSR's rounding control set to round up (RC = 10b) around a sequence;
+/// the caller's MXCSR is kept at [rsi + 256] and put back after. Needs
+/// `Ptr::Mem` (rsi = scratch).
+macro_rules! round_up {
+    () => {
+        "stmxcsr dword ptr [rsi + 256]; mov ecx, dword ptr [rsi + 256]; \
+         and ecx, 0xffff9fff; or ecx, 0x4000; mov dword ptr [rsi + 260], ecx; \
+         ldmxcsr dword ptr [rsi + 260]"
+    };
+}
+macro_rules! round_back {
+    () => {
+        "ldmxcsr dword ptr [rsi + 256]"
+    };
 }
 
 const NONE: Option<&str> = None;
@@ -468,21 +509,21 @@ pub fn table() -> Vec<OpDef> {
             // rax, the remainder chain feeds rdx back into rax; x86 computes
             // both with one instruction, the independent forms are shared.
             lat!("div_u64", "integer", NONE, div(), "mov rdx, rsi; div rcx"),
-            ind!("div_u64", "integer", NONE, div(), "mov rdx, rsi; mov rax, rdi; div rcx"),
+            ind!("div_u64", "integer", NONE, div(), "xor edx, edx; mov rax, rdi; div rcx"),
             lat!("rem_u64", "integer", NONE, div(), "mov rax, rdx; mov rdx, rsi; div rcx"),
-            ind!("rem_u64", "integer", NONE, div(), "mov rdx, rsi; mov rax, rdi; div rcx"),
+            ind!("rem_u64", "integer", NONE, div(), "xor edx, edx; mov rax, rdi; div rcx"),
             lat!("div_i64", "integer", NONE, div(), "mov rdx, rsi; idiv rcx"),
-            ind!("div_i64", "integer", NONE, div(), "mov rdx, rsi; mov rax, rdi; idiv rcx"),
+            ind!("div_i64", "integer", NONE, div(), "mov rax, rdi; cqo; idiv rcx"),
             lat!("rem_i64", "integer", NONE, div(), "mov rax, rdx; mov rdx, rsi; idiv rcx"),
-            ind!("rem_i64", "integer", NONE, div(), "mov rdx, rsi; mov rax, rdi; idiv rcx"),
+            ind!("rem_i64", "integer", NONE, div(), "mov rax, rdi; cqo; idiv rcx"),
             lat!("div_u32", "integer", NONE, div(), "mov edx, esi; div ecx"),
-            ind!("div_u32", "integer", NONE, div(), "mov edx, esi; mov eax, edi; div ecx"),
+            ind!("div_u32", "integer", NONE, div(), "xor edx, edx; mov eax, edi; div ecx"),
             lat!("rem_u32", "integer", NONE, div(), "mov eax, edx; mov edx, esi; div ecx"),
-            ind!("rem_u32", "integer", NONE, div(), "mov edx, esi; mov eax, edi; div ecx"),
+            ind!("rem_u32", "integer", NONE, div(), "xor edx, edx; mov eax, edi; div ecx"),
             lat!("div_i32", "integer", NONE, div(), "mov edx, esi; idiv ecx"),
-            ind!("div_i32", "integer", NONE, div(), "mov edx, esi; mov eax, edi; idiv ecx"),
+            ind!("div_i32", "integer", NONE, div(), "mov eax, edi; cdq; idiv ecx"),
             lat!("rem_i32", "integer", NONE, div(), "mov eax, edx; mov edx, esi; idiv ecx"),
-            ind!("rem_i32", "integer", NONE, div(), "mov edx, esi; mov eax, edi; idiv ecx"),
+            ind!("rem_i32", "integer", NONE, div(), "mov eax, edi; cdq; idiv ecx"),
             // Conditional move: ZF set once before the copies.
             lat!("cmov_i64", "integer", NONE, int(), Ptr::None, "cmp rcx, rcx", "cmovz rax, rcx", ""),
             rot_q!("cmov_i64", "integer", NONE, int(), "cmp rcx, rcx", "cmovz ", ", rcx"),
@@ -499,11 +540,15 @@ pub fn table() -> Vec<OpDef> {
             rot_d!("zext_u8_u64", "conversion", NONE, int(), "movzx ", ", cl"),
             lat!("zext_u16_u64", "conversion", NONE, int(), "movzx eax, ax"),
             rot_d!("zext_u16_u64", "conversion", NONE, int(), "movzx ", ", cx"),
-            lat!("zext_u32_u64", "conversion", NONE, int(), "mov eax, eax"),
+            // A 32-bit move zero-extends. Between different registers, as
+            // the references time it, the renamer may eliminate it; a move
+            // of a register to itself never is. So the chain passes the
+            // value round eight registers, 125 rounds of eight moves.
+            mov_chain!("zext_u32_u64"),
             rot_d!("zext_u32_u64", "conversion", NONE, int(), "mov ", ", ecx"),
             // x86 truncates by naming the 32-bit register: a 32-bit write
             // (which zero-extends) is the whole operation.
-            lat!("trunc_i64_i32", "conversion", NONE, int(), "mov eax, eax"),
+            mov_chain!("trunc_i64_i32"),
             rot_d!("trunc_i64_i32", "conversion", NONE, int(), "mov ", ", ecx"),
         ],
         // ---- bit operations
@@ -534,9 +579,21 @@ pub fn table() -> Vec<OpDef> {
         fp2!("min_f64", "min_f32", "minsd", "minss").into(),
         fp2!("max_f64", "max_f32", "maxsd", "maxss").into(),
         vec![
-            lat!("sqrt_f64", "float", NONE, f64i(), "sqrtsd xmm0, xmm0"),
+            // Square roots are faster for simple operands on some cores, and
+            // a chain x ← √x rounded to nearest reaches exactly 1.0 within
+            // ~60 copies. Rounded up (MXCSR, restored after), it stops at
+            // 1 + 1 ulp instead — √(1 + u) rounds up to itself —, whose
+            // last mantissa bit is set: every copy is a full-precision root.
+            // (Chaining through the destination's kept upper half instead
+            // does not carry the latency: on Zen 4 it ran at the
+            // throughput, 8.4 cycles.)
+            def!("sqrt_f64", "float", "latency", NONE, f64i(), Ptr::Mem, 1000, 2000,
+                 round_up!(), "sqrtsd xmm0, xmm0", round_back!(),
+                 "sqrtsd xmm0, xmm0  (rounding up: x stays 1 + 1 ulp)"),
             rot_x!("sqrt_f64", "float", NONE, f64i(), "sqrtsd ", ", xmm1"),
-            lat!("sqrt_f32", "float", NONE, f32i(), "sqrtss xmm0, xmm0"),
+            def!("sqrt_f32", "float", "latency", NONE, f32i(), Ptr::Mem, 1000, 2000,
+                 round_up!(), "sqrtss xmm0, xmm0", round_back!(),
+                 "sqrtss xmm0, xmm0  (rounding up: x stays 1 + 1 ulp)"),
             rot_x!("sqrt_f32", "float", NONE, f32i(), "sqrtss ", ", xmm1"),
             lat!("fma_f64", "float", FMA, f64i(), "vfmadd231sd xmm0, xmm1, xmm2"),
             rot_x!("fma_f64", "float", FMA, f64i(), "vfmadd231sd ", ", xmm1, xmm1"),
@@ -583,17 +640,20 @@ pub fn table() -> Vec<OpDef> {
         cvt!("cvt_f32_i64", "cvt_i64_f32", cvt32(),
              "cvtsi2ss xmm0, rax; cvttss2si rax, xmm0", "cvttss2si rax, xmm0; cvtsi2ss xmm0, rax",
              "cvtsi2ss ", ", rcx", rot_q, "cvttss2si ", ", xmm1").into(),
-        // u32 the way compilers do it without AVX-512: zero-extend into a
-        // 64-bit register and use the signed 64-bit conversion; back, the
-        // 64-bit truncation and keep the low half.
+        // u32 the way compilers do it without AVX-512: the signed 64-bit
+        // conversion of a register whose upper half is zero; back, the
+        // 64-bit truncation, keeping the low half. A u32 produced by a
+        // 32-bit write or by the truncation (both zero the upper half) needs
+        // no extension in between, so the chain has none: a `mov eax, eax`
+        // there added a move the references do not time.
         cvt!("cvt_f64_u32", "cvt_u32_f64", cvt64(),
-             "mov eax, eax; cvtsi2sd xmm0, rax; cvttsd2si rax, xmm0",
-             "cvttsd2si rax, xmm0; mov eax, eax; cvtsi2sd xmm0, rax",
-             "mov eax, ecx; cvtsi2sd ", ", rax", rot_q, "cvttsd2si ", ", xmm1").into(),
+             "cvtsi2sd xmm0, rax; cvttsd2si rax, xmm0",
+             "cvttsd2si rax, xmm0; cvtsi2sd xmm0, rax",
+             "cvtsi2sd ", ", rcx", rot_q, "cvttsd2si ", ", xmm1").into(),
         cvt!("cvt_f32_u32", "cvt_u32_f32", cvt32(),
-             "mov eax, eax; cvtsi2ss xmm0, rax; cvttss2si rax, xmm0",
-             "cvttss2si rax, xmm0; mov eax, eax; cvtsi2ss xmm0, rax",
-             "mov eax, ecx; cvtsi2ss ", ", rax", rot_q, "cvttss2si ", ", xmm1").into(),
+             "cvtsi2ss xmm0, rax; cvttss2si rax, xmm0",
+             "cvttss2si rax, xmm0; cvtsi2ss xmm0, rax",
+             "cvtsi2ss ", ", rcx", rot_q, "cvttss2si ", ", xmm1").into(),
         vec![
             lat!("cvt_f64_f32", "conversion", NONE, cvt32(), "cvtss2sd xmm0, xmm0; cvtsd2ss xmm0, xmm0"),
             rot_x!("cvt_f64_f32", "conversion", NONE, cvt32(), "cvtss2sd ", ", xmm1"),

@@ -4,6 +4,7 @@
 
 mod calibration;
 mod data;
+pub mod published;
 pub mod report;
 
 pub use data::*;
@@ -29,7 +30,9 @@ impl Suite for Ops {
     }
 
     fn report(data: &OpsData, cx: &mut Context) -> OpsReport {
-        ops_report(data, cx.options)
+        let mut r = ops_report(data, cx.options);
+        r.published = published::compare(&r.ops, cx.host);
+        r
     }
 
     fn items(data: &OpsData) -> Vec<Item> {

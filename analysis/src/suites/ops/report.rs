@@ -25,6 +25,7 @@ use crate::stats::{Fences, Summary};
 use serde::Serialize;
 
 pub use super::calibration::*;
+pub use super::published::PublishedComparison;
 
 impl ReferenceClock {
     /// This clock's ns-per-op estimate of one operation.
@@ -64,6 +65,10 @@ pub struct OpsReport {
     /// --calibrate-with`); never set by the analysis itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub calibrated: Option<CalibratedOps>,
+    /// The measured core cycles beside the published figures of the host's
+    /// core (`published.rs`); absent without core-cycle times or off x86_64.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<PublishedComparison>,
 }
 
 /// Core cycles per counter tick from a chain of dependent adds (one core
@@ -265,6 +270,7 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
         ops,
         forms,
         calibrated: None,
+        published: None,
     }
 }
 

@@ -2,7 +2,8 @@
 // (Lambert & Power), per form (latency, throughput): the cost table with
 // bootstrap CIs, the six-number summary and box plot over all operations,
 // the clustering of costs (clustering.js) and the calibration of the portable
-// clock against the cycle counter (calibration.js). Every number is a field
+// clock against the cycle counter (calibration.js), and the published
+// figures of the host's core beside the measured ones (published.js). Every number is a field
 // of the report's `ops` (OpsReport). The summary, outliers and clustering are
 // of the reference clock's times (option `reference_clock`, chosen here and
 // re-analysed in the worker); the calibration is always counter on portable.
@@ -16,6 +17,7 @@ import { plotKey, glyph } from '../../ui/key.js';
 import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from '../../ui/units.js';
 import { clusteringSection } from './clustering.js';
 import { calibrationSection } from './calibration.js';
+import { publishedColumns, publishedSection } from './published.js';
 
 const FORM_TEXT = {
   latency: 'a dependency chain: each copy needs the previous one\u2019s result, so this is the operation\u2019s latency',
@@ -48,6 +50,7 @@ export function build(report, key, ctx) {
   explanation(o),
   referenceNote(o),
   coreLine(o),
+  publishedSection(o),
   formSelector(o, view, key, () => { showForm(); }),
   formArea);
   showForm();
@@ -150,7 +153,8 @@ function opsTable(o, view, report) {
   const sort = view.sort ?? (view.sort = { key: null, dir: 1 });
   const cal = view.calibratedFor === report ? view.calibrated ?? null : null;
   const calByOp = new Map((cal?.ops ?? []).map((c) => [`${c.name}\u0000${c.form}`, c]));
-  const columns = cal ? [...COLUMNS, CALIBRATED] : COLUMNS;
+  const published = publishedColumns(o);
+  const columns = [...COLUMNS, ...published, ...(cal ? [CALIBRATED] : [])];
   const rowsOfForm = o.ops.filter((r) => r.form === view.form || !view.form);
   const level = fmtLevel(report.options?.bootstrap?.confidence);
   const trs = rowsOfForm.map((r) => {
@@ -164,12 +168,13 @@ function opsTable(o, view, report) {
         numCell('counter_ticks', r.counter_ticks?.estimate, fmtNum(r.counter_ticks?.estimate), { title: r.counter_ticks ? `${r.counter_ticks.estimate} ticks (${r.counter_ticks.lo} to ${r.counter_ticks.hi})` : undefined }),
         numCell('counter_ns', r.counter_ns?.estimate, fmtNs(r.counter_ns?.estimate), { unit: 'ns' }),
         ciCell('core_cycles', r.core_cycles, (v) => fmtNum(v, { digits: 3 }), { unit: 'cycles' }),
+        published.map((c) => c.cell(r)),
         cal ? calibratedCell(calByOp.get(`${r.name}\u0000${r.form}`)) : null)
       : h('tr', { 'data-testid': 'op-row', class: 'unavailable', dataset: { op: r.name, form: r.form, group: r.group, available: 'false' } },
         name,
         h('td', {}, r.group),
         h('td', { class: 'instr' }, r.instruction ? h('code', {}, r.instruction) : null),
-        h('td', { colspan: cal ? 5 : 4 }, h('span', { class: 'badge neutral' }, 'unavailable'), ' ', r.unavailable_reason ?? 'no reason recorded'));
+        h('td', { colspan: 4 + published.length + (cal ? 1 : 0) }, h('span', { class: 'badge neutral' }, 'unavailable'), ' ', r.unavailable_reason ?? 'no reason recorded'));
     tr.searchText = [r.name, r.group, r.instruction ?? '', r.implementation].join(' ').toLowerCase();
     tr.op = cal ? { ...r, calibrated: calByOp.get(`${r.name}\u0000${r.form}`) } : r;
     return tr;
