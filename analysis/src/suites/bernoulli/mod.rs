@@ -114,7 +114,7 @@ fn chunks(
         _ => {
             return Err(cx.err(
                 Some(path.to_string()),
-                "expected the chunks' trial counts to sum to at most 2^64 − 1".to_string(),
+                "expected the chunks' trial counts to sum to at most 2^64 − 1",
             ))
         }
     };
