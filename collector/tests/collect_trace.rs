@@ -213,7 +213,10 @@ fn quick_trace_has_workloads_levels_and_overhead() {
     // to +13 % across runs, game_tree +48 % to +72 %; on an AMD EPYC guest
     // the clearest workload measured +10 % to +11 % CPU time in quick runs),
     // so the check is on the clearest workload, above the few % that runs
-    // at one level differ by, and that no workload got markedly faster.
+    // at one level differ by, and that no workload got markedly faster:
+    // quick runs on a 2-vCPU guest whose vCPUs share a core vary by ±15 %
+    // (an AMD EPYC Zen 4 guest measured −13 % for compress at level 3), so
+    // "markedly" is beyond −25 %, what a swapped or inverted level would give.
     let best = level3
         .iter()
         .map(|(_, p)| *p)
@@ -223,7 +226,7 @@ fn quick_trace_has_workloads_levels_and_overhead() {
         "no workload's level 3 costs > 5 % CPU time: {level3:?}"
     );
     assert!(
-        level3.iter().all(|(_, p)| *p > -10.0),
+        level3.iter().all(|(_, p)| *p > -25.0),
         "a workload ran much faster instrumented: {level3:?}"
     );
     // Instrumentation did not change any result.
