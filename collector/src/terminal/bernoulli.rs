@@ -35,6 +35,13 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
                 if o.wilson_used { ", Wilson" } else { "" },
                 if o.capped { ", capped" } else { "" }
             );
+            if b.to_ns != o.raw_ns {
+                let _ = writeln!(
+                    out,
+                    "   To as the estimates and the planner use it (corrected for disturbance): {}",
+                    fmt_ns(b.to_ns)
+                );
+            }
         }
         None => {
             let _ = writeln!(
@@ -191,7 +198,7 @@ fn planner_table(out: &mut String, b: &BernoulliReport) {
         &format!(
             "Planner (Table 1 for this machine): trials and wall time at Tc = {}, To = {}, {} confidence",
             fmt_ns(b.tick_ns),
-            opt_ns(b.overhead.as_ref().map(|o| o.raw_ns)),
+            fmt_ns(b.to_ns),
             level(b.confidence)
         ),
     );

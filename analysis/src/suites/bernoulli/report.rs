@@ -24,6 +24,10 @@ pub struct BernoulliReport {
     pub confidence: f64,
     /// The timer overhead To from the empty-event trials.
     pub overhead: Option<TrialsRow>,
+    /// To as the events' estimates and the planner use it: `overhead`'s
+    /// p·Tc, or its corrected value where the empty-event trials were
+    /// disturbed (0 without overhead trials).
+    pub to_ns: f64,
     /// Median of the reference clock's own overhead, subtracted from the
     /// reference samples.
     pub reference_overhead_ns: Option<f64>,
@@ -317,6 +321,7 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
         planned_confidence: d.confidence,
         confidence: conf,
         overhead,
+        to_ns: to,
         reference_overhead_ns: ref_overhead,
         events,
         coverage,

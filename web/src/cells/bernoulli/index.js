@@ -69,7 +69,11 @@ function facts(b) {
     fact('Timer overhead To', o
       ? [h('strong', { 'data-testid': 'overhead-ns', dataset: { value: o.raw_ns } }, fmtNs(o.raw_ns)),
         h('span', { class: 'muted' }, ` (${fmtNs(o.raw_interval_ns.lo)} to ${fmtNs(o.raw_interval_ns.hi)}; `,
-          `${fmtCount(o.m)} ticks in ${fmtCount(o.n)} trials${o.wilson_used ? ', Wilson' : ''}${o.capped ? ', capped by the time budget' : ''})`)]
+          `${fmtCount(o.m)} ticks in ${fmtCount(o.n)} trials${o.wilson_used ? ', Wilson' : ''}${o.capped ? ', capped by the time budget' : ''})`),
+        b.to_ns !== o.raw_ns
+          ? h('span', {}, '; corrected for disturbance, the estimates and the planner use ',
+            h('strong', { 'data-testid': 'to-used-ns', dataset: { value: b.to_ns } }, fmtNs(b.to_ns)))
+          : null]
       : h('span', { class: 'muted' }, 'not estimated (no overhead trials)')),
     fact('Reference', [h('code', {}, b.reference), b.reference_overhead_ns != null
       ? h('span', { class: 'muted' }, ', own overhead ',
@@ -269,15 +273,15 @@ function planner(b, ctx) {
   const view = ctx.view;
   // What the reader typed survives a re-analysis, and a link (state.js keeps
   // the planner once edited); defaults follow the file.
-  if (!view.planner || view.planner.tickDefault !== b.tick_ns || view.planner.overheadDefault !== (b.overhead?.raw_ns ?? 0) ||
+  if (!view.planner || view.planner.tickDefault !== b.tick_ns || view.planner.overheadDefault !== b.to_ns ||
       !usablePlanner(view.planner)) {
     view.planner = {
       edited: false,
       tickDefault: b.tick_ns,
-      overheadDefault: b.overhead?.raw_ns ?? 0,
+      overheadDefault: b.to_ns,
       event: { text: '100', unit: 'ns', exact: null },
       tick: timeField(b.tick_ns),
-      overhead: { ...timeField(b.overhead?.raw_ns ?? 0), unit: 'ns', text: fmtNum(b.overhead?.raw_ns ?? 0, { digits: 4, exact: true }) },
+      overhead: { ...timeField(b.to_ns), unit: 'ns', text: fmtNum(b.to_ns, { digits: 4, exact: true }) },
       epsilon: { text: String(+(b.planned_epsilon * 100).toPrecision(6)), exact: null },
       // null: the toolbar's confidence (this report's), which the planner
       // follows until the reader picks a level in the planner itself.
