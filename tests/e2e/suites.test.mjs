@@ -269,6 +269,12 @@ async function checkClustering(page, sel, f) {
     assert.deepEqual(members, cut.members.map((m) => m.names), `${f.form} ${stat}: members in order of cost`);
     // The dendrogram: every operation named once, the cut drawn, clusters coloured.
     const dendro = page.locator(`${sel} [data-testid=dendrogram]`);
+    // The dendrogram is redrawn after the switch (charts draw when laid
+    // out): wait for it to carry every leaf and this cut's label.
+    await page.waitForFunction(({ s, names, label }) => {
+      const ts = [...document.querySelectorAll(`${s} [data-testid=dendrogram] svg [aria-label=text] text`)].map((t) => t.textContent);
+      return names.every((n) => ts.includes(n)) && ts.some((t) => t.includes(label));
+    }, { s: sel, names: f.names, label: `${cut.clusters} cluster` }, { timeout: 30_000 }).catch(() => {});
     const svgText = await dendro.locator('svg [aria-label=text] text').allTextContents();
     for (const name of f.names) assert.equal(svgText.filter((t) => t === name).length, 1, `${name} is a leaf of the dendrogram`);
     assert.ok(svgText.some((t) => t.includes(`${cut.clusters} cluster`)), 'the cut is labelled with its cluster count');
