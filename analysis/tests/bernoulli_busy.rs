@@ -45,6 +45,18 @@ fn corrected_intervals_hold_the_reference() {
         assert!(e.corrected, "{}", e.name);
         assert!(e.disturbed_share.unwrap() > 0.5, "{}", e.name);
         assert_eq!(e.covered, Some(true), "{}: {:?}", e.name, e.interval_ns);
+        // The file predates the chunks' reference-clock times: the trials'
+        // reference is their wall time. The event timed alone by the TSC,
+        // measured apart from the trials, lies inside as well.
+        assert_eq!(
+            e.reference_basis.as_deref(),
+            Some("the trials, by the wall clock")
+        );
+        let (alone, i) = (
+            e.reference_alone_ns.unwrap(),
+            e.interval_ns.as_ref().unwrap(),
+        );
+        assert!(i.lo <= alone && alone <= i.hi, "{}: {alone} {i:?}", e.name);
     }
     assert_eq!((b.coverage.events, b.coverage.covered), (4, 4));
 }

@@ -306,6 +306,7 @@ fn trials(n: u64, m: u64) -> BernoulliTrials {
             cpu_ns: vec![8_900_000, 5_000_000],
             involuntary_switches: Some(vec![0, 1]),
             steal_ns: Some(vec![0, 10_000_000]),
+            reference_ns: Some(vec![9_000_100, 11_000_050]),
         }),
     }
 }

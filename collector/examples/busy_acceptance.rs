@@ -1,7 +1,8 @@
 //! The acceptance figures of Bernoulli timing on a quiet and on a busy
 //! machine, printed from result files by the same analysis the page and
 //! `tickbook analyze` use: per file, the events of at least 100 ns given an
-//! interval, how many of those intervals hold the TSC reference, each event
+//! interval, how many of those intervals hold the reference (the trials timed
+//! by the TSC), each event
 //! too disturbed for one with its measured share of disturbed trials, and
 //! the uncapped trial counts against eq. 5.
 //!
@@ -79,7 +80,7 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
         "estimate ns",
         "uncorrected",
         "95% interval ns",
-        "TSC ref ns",
+        "reference ns",
         "inside",
         "trials n",
         "eq. 5",
@@ -153,7 +154,7 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
     }
     let c = &b.coverage;
     println!(
-        "  coverage of the TSC reference by the intervals given: {} of {} = {} (need ≥ {:.0}%): {}",
+        "  coverage of the reference (the trials by a fine clock) by the intervals given: {} of {} = {} (need ≥ {:.0}%): {}",
         c.covered,
         c.events,
         c.share.map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),

@@ -198,6 +198,21 @@ fn quick_bernoulli_run_plans_and_matches_the_reference() {
         // estimates are compared with, so the target only has to be right to
         // within a factor of two: calibration worked, not the machine held
         // still.
+        // Every chunk is timed by the reference clock too, and that time
+        // agrees with the chunk's wall time (two fine clocks over ~2 ms,
+        // read a few ns apart) — the analysis checks the estimate with it.
+        let c = t.chunks.as_ref().expect("chunks");
+        let by_ref = c
+            .reference_ns
+            .as_ref()
+            .expect("chunks timed by the reference clock");
+        assert_eq!(by_ref.len(), c.n.len());
+        let (r, w): (u64, u64) = (by_ref.iter().sum(), c.wall_ns.iter().sum());
+        assert!(
+            (r as f64 / w as f64 - 1.0).abs() < 0.01,
+            "{}: chunks by the reference clock {r} ns, by the wall clock {w} ns",
+            e.name
+        );
         if e.target_ns >= 1e3 && d.reference != "CLOCK_MONOTONIC_RAW" {
             let ratio = reference / e.target_ns;
             assert!(

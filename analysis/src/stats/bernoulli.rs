@@ -150,6 +150,9 @@ pub struct Chunk {
     /// Wall time of the chunk and the thread's CPU time in it, in ns.
     pub wall_ns: f64,
     pub cpu_ns: f64,
+    /// The chunk timed by the reference clock (the TSC), in ns, where the
+    /// file has it.
+    pub reference_ns: Option<f64>,
     /// Involuntary context switches and steal time (ns) in the chunk, where
     /// they could be read.
     pub switches: Option<u64>,
@@ -181,6 +184,20 @@ impl Chunk {
     pub fn disturbed(&self) -> bool {
         self.switches.is_some_and(|s| s > 0) || self.off_cpu()
     }
+}
+
+/// Mean time of one trial by a fine clock, ns: the chunks' time by `time`
+/// over their trials, counting only chunks that kept the CPU (no off-CPU
+/// time beyond the slack). Interrupts stay in, as they do in the estimate;
+/// time slices lost to other tasks stay out, as the correction takes them
+/// out. `None` when no chunk kept the CPU or one lacks the time.
+pub fn mean_trial_ns(chunks: &[Chunk], time: impl Fn(&Chunk) -> Option<f64>) -> Option<f64> {
+    let (mut total, mut n) = (0.0, 0u64);
+    for c in chunks.iter().filter(|c| !c.off_cpu()) {
+        total += time(c)?;
+        n += c.n;
+    }
+    (n > 0).then(|| total / n as f64)
 }
 
 /// What the chunks say about disturbance, and p corrected for it.
@@ -503,6 +520,7 @@ mod disturbance_tests {
                 advance: coarse(t) - c0,
                 wall_ns: wall,
                 cpu_ns: wall - off,
+                reference_ns: Some(wall),
                 switches: Some(switches),
                 steal_ns: Some(0.0),
             });
@@ -586,5 +604,27 @@ mod disturbance_tests {
             why.starts_with("no interval: 100 % of trials disturbed"),
             "{why}"
         );
+    }
+
+    #[test]
+    fn mean_trial_time_keeps_interrupts_and_drops_lost_time_slices() {
+        let s = busy();
+        let chunks = simulate(&s, 5);
+        assert!(chunks.iter().any(Chunk::off_cpu) && chunks.iter().any(|c| !c.off_cpu()));
+        // A trial that kept the CPU lasts its window and its gap, exactly.
+        let t = mean_trial_ns(&chunks, |c| c.reference_ns).unwrap();
+        assert!((t - (s.window + s.gap)).abs() < 1e-6 * t, "{t}");
+        // An interrupt (microseconds, within the slack) stays in the mean.
+        let mut hit = chunks.clone();
+        let i = hit.iter().position(|c| !c.off_cpu()).unwrap();
+        hit[i].wall_ns += 20e3;
+        hit[i].cpu_ns += 20e3;
+        hit[i].reference_ns = hit[i].reference_ns.map(|r| r + 20e3);
+        let kept: u64 = hit.iter().filter(|c| !c.off_cpu()).map(|c| c.n).sum();
+        let t2 = mean_trial_ns(&hit, |c| c.reference_ns).unwrap();
+        assert!((t2 - t - 20e3 / kept as f64).abs() < 1e-6 * t, "{t2}");
+        // A chunk without the time gives none.
+        hit[i].reference_ns = None;
+        assert_eq!(mean_trial_ns(&hit, |c| c.reference_ns), None);
     }
 }

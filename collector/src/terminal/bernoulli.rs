@@ -69,6 +69,7 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
         &interval,
         "uncorrected",
         "reference",
+        "alone",
         "rel. error",
         "covered",
         "n / eq. 5",
@@ -106,6 +107,7 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
             },
             fmt_ns(e.uncorrected_ns),
             opt_ns(e.reference_ns),
+            opt_ns(e.reference_alone_ns),
             e.relative_error
                 .map(signed_pct)
                 .unwrap_or_else(|| "—".into()),
@@ -144,6 +146,25 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
             let _ = writeln!(out, "   coverage: no event has a reference to check");
         }
     }
+    let mut bases: Vec<&str> = b
+        .events
+        .iter()
+        .filter_map(|e| e.reference_basis.as_deref())
+        .collect();
+    bases.dedup();
+    for basis in bases {
+        let how = if basis.starts_with("the trials") {
+            " (one trial of the event less one of the empty event, over the chunks that kept the CPU: the mean the estimate estimates)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "   reference: {basis}{how}");
+    }
+    let _ = writeln!(
+        out,
+        "   alone: the event timed alone by {}, the median of its samples less the clock's overhead",
+        b.reference
+    );
     for e in b.events.iter().filter(|e| e.no_interval.is_some()) {
         let _ = writeln!(
             out,

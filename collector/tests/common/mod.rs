@@ -653,6 +653,9 @@ fn bernoulli(lines: &[&str], b: &Value) {
         if let Some(x) = e["reference_ns"].as_f64() {
             agree(num(t.get(r, "reference")), x, &format!("{what} reference"));
         }
+        if let Some(x) = e["reference_alone_ns"].as_f64() {
+            agree(num(t.get(r, "alone")), x, &format!("{what} timed alone"));
+        }
         if let Some(x) = e["relative_error"].as_f64() {
             agree(
                 num(t.get(r, "rel. error")),

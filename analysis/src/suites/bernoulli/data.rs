@@ -105,6 +105,11 @@ pub struct BernoulliChunks {
     pub coarse_ns: Vec<u64>,
     /// Wall time of the chunk (monotonic clock), in ns.
     pub wall_ns: Vec<u64>,
+    /// The chunk timed by the reference clock (`reference`), in ns: the
+    /// trials' own time by a fine clock, which the estimate is checked
+    /// against. Absent in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_ns: Option<Vec<u64>>,
     /// CPU time of the measuring thread in the chunk
     /// (`CLOCK_THREAD_CPUTIME_ID`), in ns.
     pub cpu_ns: Vec<u64>,

@@ -89,6 +89,7 @@ fn chunks(
             c.involuntary_switches.as_ref().map(Vec::len),
         ),
         ("steal_ns", c.steal_ns.as_ref().map(Vec::len)),
+        ("reference_ns", c.reference_ns.as_ref().map(Vec::len)),
     ];
     for (name, l) in columns {
         if let Some(l) = l.filter(|l| *l != len) {

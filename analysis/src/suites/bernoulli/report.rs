@@ -4,7 +4,9 @@
 
 use super::{BernoulliChunks, BernoulliData, BernoulliTrials};
 use crate::options::Options;
-use crate::stats::bernoulli::{disturbance, estimate, plan, Chunk, Disturbance, Interval};
+use crate::stats::bernoulli::{
+    disturbance, estimate, mean_trial_ns, plan, Chunk, Disturbance, Interval,
+};
 use crate::stats::{quantile, quantile_sorted, QuantileType, Summary};
 use serde::Serialize;
 
@@ -114,17 +116,26 @@ pub struct EventRow {
     /// files without chunks.
     pub disturbed_share: Option<f64>,
     pub no_interval: Option<String>,
-    /// The reference samples (ns, raw).
+    /// The reference samples (ns, raw): the event timed alone.
     pub reference: Option<Summary>,
-    /// Median of the reference samples at most twice the shortest, less the
-    /// reference clock's median overhead, in ns. The median, because a
-    /// reference sample hit by an interrupt or a preemption is milliseconds
-    /// long and a few of them move the mean of a thousand samples far more
-    /// than they move the Bernoulli estimate; only those samples, because
-    /// on a busy machine more than half of a long event's samples can be
-    /// preempted, and a preempted sample is milliseconds longer than the
-    /// event.
+    /// What the estimate is checked against, in ns. Where the trials were
+    /// timed chunk by chunk by the reference clock (or, in older files, by
+    /// the wall clock): the mean time of one trial of the event less that of
+    /// the empty event, over the chunks that kept the CPU — the very
+    /// quantity p·Tc − To estimates, in the trials' own context, with the
+    /// interrupts every trial pays its share of. Otherwise the event alone
+    /// (`reference_alone_ns`).
     pub reference_ns: Option<f64>,
+    /// Which of the two `reference_ns` is, and by what clock.
+    pub reference_basis: Option<String>,
+    /// The event timed alone: the median of the reference samples at most
+    /// twice the shortest, less the reference clock's median overhead, in
+    /// ns. Its typical undisturbed length: the median, because a sample hit
+    /// by an interrupt or a preemption is far longer and a few of them move
+    /// the mean of a thousand samples; below the trials' mean by about the
+    /// share of time interrupts take (about 1 % in a virtual machine), and
+    /// apart from it by how the event overlaps what surrounds it.
+    pub reference_alone_ns: Option<f64>,
     /// Reference samples longer than twice the shortest, left out.
     pub reference_excluded: usize,
     /// Whether `reference_ns` lies inside `interval_ns`.
@@ -189,6 +200,7 @@ fn chunks(c: &BernoulliChunks, tick_ns: f64) -> Vec<Chunk> {
             advance: c.coarse_ns[i] as f64 / tick_ns,
             wall_ns: c.wall_ns[i] as f64,
             cpu_ns: c.cpu_ns[i] as f64,
+            reference_ns: c.reference_ns.as_ref().map(|v| v[i] as f64),
             switches: c.involuntary_switches.as_ref().map(|v| v[i]),
             steal_ns: c.steal_ns.as_ref().map(|v| v[i] as f64),
         })
@@ -226,6 +238,19 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
             None => Ok((0.0, Interval { lo: 0.0, hi: 0.0 })),
         };
     let ref_overhead = quantile(&d.reference_overhead_ns, 0.5, QuantileType::TYPE7);
+    // One trial of the event less one of the empty event, by a fine clock,
+    // and that clock: the reference clock where every chunk has its time,
+    // else the chunks' wall time.
+    let overhead_chunks = d.overhead.chunks.as_ref().map(|c| chunks(c, d.tick_ns));
+    let in_trials = |t: &BernoulliTrials| -> Option<(f64, String)> {
+        let ev = chunks(t.chunks.as_ref()?, d.tick_ns);
+        let ov = overhead_chunks.as_ref()?;
+        let by =
+            |f: fn(&Chunk) -> Option<f64>| Some(mean_trial_ns(&ev, f)? - mean_trial_ns(ov, f)?);
+        by(|c| c.reference_ns)
+            .map(|r| (r, d.reference.clone()))
+            .or_else(|| by(|c| Some(c.wall_ns)).map(|r| (r, "the wall clock".to_string())))
+    };
 
     let events: Vec<EventRow> = d
         .events
@@ -253,8 +278,15 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
             let reference = Summary::of_sorted(&sorted, opts.quantile_type);
             let limit = sorted.first().map_or(0.0, |s| 2.0 * s);
             let kept = sorted.partition_point(|x| *x <= limit);
-            let reference_ns = quantile_sorted(&sorted[..kept], 0.5, QuantileType::TYPE7)
+            let reference_alone_ns = quantile_sorted(&sorted[..kept], 0.5, QuantileType::TYPE7)
                 .map(|m| m - ref_overhead.unwrap_or(0.0));
+            let (reference_ns, reference_basis) = match in_trials(&ev.trials) {
+                Some((r, clock)) => (Some(r), Some(format!("the trials, by {clock}"))),
+                None => (
+                    reference_alone_ns,
+                    reference_alone_ns.map(|_| format!("the event alone, by {}", d.reference)),
+                ),
+            };
             Some(EventRow {
                 name: ev.name.clone(),
                 target_ns: ev.target_ns,
@@ -273,6 +305,8 @@ pub fn bernoulli_report(d: &BernoulliData, opts: &Options) -> BernoulliReport {
                 no_interval,
                 reference,
                 reference_ns,
+                reference_basis,
+                reference_alone_ns,
                 reference_excluded: sorted.len() - kept,
                 trials: tr,
             })
@@ -386,11 +420,18 @@ mod tests {
         assert_eq!(ev.trials.mean_step_ns, Some(1e6));
     }
 
-    /// Chunks of `t` split evenly, none disturbed unless `switch` says so.
-    fn chunked(t: &BernoulliTrials, k: u64, switch: impl Fn(u64) -> bool) -> BernoulliChunks {
+    /// Chunks of `t` split evenly, none disturbed unless `switch` says so;
+    /// by the reference clock, each trial lasts `trial_ns`.
+    fn chunked(
+        t: &BernoulliTrials,
+        k: u64,
+        trial_ns: f64,
+        switch: impl Fn(u64) -> bool,
+    ) -> BernoulliChunks {
         let mut c = BernoulliChunks {
             involuntary_switches: Some(Vec::new()),
             steal_ns: Some(Vec::new()),
+            reference_ns: Some(Vec::new()),
             ..BernoulliChunks::default()
         };
         for i in 0..k {
@@ -403,6 +444,10 @@ mod tests {
             c.coarse_ns.push(2_000_000);
             c.wall_ns.push(2_000_000);
             c.cpu_ns.push(if disturbed { 500_000 } else { 2_000_000 });
+            c.reference_ns
+                .as_mut()
+                .unwrap()
+                .push((n as f64 * trial_ns).round() as u64);
             c.involuntary_switches
                 .as_mut()
                 .unwrap()
@@ -416,10 +461,26 @@ mod tests {
     fn undisturbed_chunks_give_exactly_the_plain_numbers() {
         let plain = bernoulli_report(&data(), &Options::default());
         let mut d = data();
-        d.overhead.chunks = Some(chunked(&d.overhead, 100, |_| false));
-        d.events[0].trials.chunks = Some(chunked(&d.events[0].trials, 100, |_| false));
+        // A trial of the empty event lasts 30 ns by the TSC, one of the
+        // event 237 030 ns: the trials' reference is 237 000 ns.
+        d.overhead.chunks = Some(chunked(&d.overhead, 100, 30.0, |_| false));
+        d.events[0].trials.chunks = Some(chunked(&d.events[0].trials, 100, 237_030.0, |_| false));
         let r = bernoulli_report(&d, &Options::default());
         let (a, b) = (&plain.events[0], &r.events[0]);
+        assert!(
+            (b.reference_ns.unwrap() - 237_000.0).abs() < 1e-6,
+            "{:?}",
+            b.reference_ns
+        );
+        assert_eq!(
+            b.reference_basis.as_deref(),
+            Some("the trials, by tsc_lfence_rdtsc")
+        );
+        assert_eq!(b.reference_alone_ns, a.reference_ns);
+        assert_eq!(
+            a.reference_basis.as_deref(),
+            Some("the event alone, by tsc_lfence_rdtsc")
+        );
         assert_eq!(a.estimate_ns, b.estimate_ns);
         assert_eq!(a.interval_ns, b.interval_ns);
         assert_eq!(b.uncorrected_ns, b.estimate_ns);
@@ -432,7 +493,7 @@ mod tests {
     #[test]
     fn a_fully_disturbed_event_gets_no_interval() {
         let mut d = data();
-        d.events[0].trials.chunks = Some(chunked(&d.events[0].trials, 100, |_| true));
+        d.events[0].trials.chunks = Some(chunked(&d.events[0].trials, 100, 237_030.0, |_| true));
         let r = bernoulli_report(&d, &Options::default());
         let e = &r.events[0];
         assert_eq!(e.interval_ns, None);

@@ -58,7 +58,9 @@ function explanation(b) {
       h('span', { class: 'eq' }, 'Te = p·Tc − To'), ' (eq. 6). ',
       'Eq. 5 says how many trials a relative error ε needs: ', h('span', { class: 'eq' }, 'n = z²·q / (ε²·p)'),
       ' — a hundred times as many for an event ten times shorter at the same ε, which is why the planner below matters. ',
-      'Each event is also timed directly with ', h('code', {}, b.reference), ' (less that clock\u2019s own overhead) to check the estimate.'));
+      'The estimate is checked against the same trials timed by a fine clock (', h('code', {}, b.reference),
+      ', chunk by chunk): one trial of the event less one of the empty event, over the stretches that kept the CPU — the mean the estimate estimates, ',
+      'interrupts included. Each event is also timed alone (the median of its samples, less that clock\u2019s own overhead): its typical undisturbed length.'));
 }
 
 function facts(b) {
@@ -115,7 +117,7 @@ function eventsTable(b) {
     { label: 'Disturbed', class: 'num', title: 'Share of the trials whose chunk lost the CPU (an involuntary context switch, steal time, or wall time beyond the thread\u2019s CPU time)' },
     { label: 'Estimate Te', class: 'num', title: 'p·Tc − To (eq. 6); corrected for disturbed trials where there were any' },
     { label: `${level} interval`, class: 'num', title: 'Interval of Te: the trials\u2019 interval less To, widened by To\u2019s own uncertainty' },
-    { label: 'TSC reference', class: 'num', title: `Mean of the ${b.reference} samples less that clock\u2019s own overhead` },
+    { label: 'Reference', class: 'num', title: `The trials timed by a fine clock: one trial of the event less one of the empty event; below, the event timed alone by ${b.reference}` },
     { label: 'Relative error', class: 'num', title: '(estimate − reference) / reference' },
     { label: 'Covered', title: 'Reference inside the interval' },
     { label: 'Trials vs eq. 5', class: 'num', title: 'n / the trials eq. 5 asks for at the observed p and the planned ε' },
@@ -147,9 +149,13 @@ function eventsTable(b) {
         : h('td', { class: 'num interval', dataset: { stat: 'no_interval', value: e.no_interval ?? '' } },
           h('span', { class: 'badge warn', 'data-testid': 'no-interval', title: e.no_interval ?? '' }, 'no interval'),
           h('span', { class: 'sub' }, (e.no_interval ?? '').replace(/^no interval: /, ''))),
-      numCell('reference_ns', e.reference_ns, fmtNs(e.reference_ns), {
+      numCell('reference_ns', e.reference_ns, [fmtNs(e.reference_ns), e.reference_alone_ns != null && e.reference_basis?.startsWith('the trials')
+        ? h('span', { class: 'sub', dataset: { stat: 'reference_alone_ns', value: e.reference_alone_ns },
+          title: e.reference ? `the event timed alone: ${e.reference.n} samples; median ${e.reference.median} ns, mean ${e.reference.mean} ns before subtracting the reference overhead` : undefined },
+        `alone ${fmtNs(e.reference_alone_ns)}`)
+        : null], {
         unit: 'ns',
-        title: e.reference ? `${e.reference.n} samples; median ${e.reference.median} ns, mean ${e.reference.mean} ns before subtracting the reference overhead` : undefined,
+        title: e.reference_basis ? `${e.reference_basis}: ${e.reference_ns} ns` : undefined,
       }),
       numCell('relative_error', e.relative_error, fmtSignedPercent(e.relative_error)),
       h('td', { class: ['covered', !counted && 'uncounted'], dataset: { stat: 'covered', value: e.covered ?? '' } },
@@ -192,13 +198,13 @@ function estimateChart(b) {
   const intervals = events.filter((e) => e.interval_ns && e.interval_ns.hi > 0)
     .map((e) => ({ ...e, y1: Math.max(e.interval_ns.lo, lo), y2: e.interval_ns.hi, clipped: e.interval_ns.lo < lo }));
   const refs = events.filter((e) => e.reference_ns != null && e.reference_ns > 0);
-  const summary = `Estimate of each event (dots, with its ${fmtLevel(b.confidence)} interval as a vertical bar) and its TSC reference (crosses) ` +
+  const summary = `Estimate of each event (dots, with its ${fmtLevel(b.confidence)} interval as a vertical bar) and its reference, the trials timed by ${b.reference} (crosses) ` +
     `against the target length, both axes logarithmic; the dashed diagonal is estimate = target. ` +
     events.map((e) => `${e.name}: ${fmtNs(e.estimate_ns)}${e.interval_ns ? '' : ', no interval'} (reference ${fmtNs(e.reference_ns)})`).join('; ') + '.' +
     (hidden ? ` ${hidden} estimate${hidden === 1 ? ' is' : 's are'} not above zero and cannot be drawn on a log axis.` : '');
   const figure = chartFigure({
     testid: 'bernoulli-chart',
-    caption: 'Bernoulli estimates and the TSC reference against the target length.',
+    caption: 'Bernoulli estimates and their reference against the target length.',
     summary,
     draw: (width) => Plot.plot({
       ...baseOptions(width),
@@ -233,7 +239,7 @@ function estimateChart(b) {
     plotKey('Key to the Bernoulli chart', [
       [glyph.dot('var(--accent)'), 'estimate Te'],
       [glyph.vbar('var(--accent)'), `${fmtLevel(b.confidence)} interval`],
-      [glyph.cross('var(--series-2)'), `TSC reference (${b.reference})`],
+      [glyph.cross('var(--series-2)'), 'reference (the trials by a fine clock)'],
       [glyph.line('currentColor', '4 4'), 'estimate = target'],
     ]),
     figure);
