@@ -11,8 +11,9 @@
 //! within max(10 %, 0.2 cycle) of the figure's range (a source may give a
 //! range, e.g. per operand); with a core when it agrees with any of that
 //! core's sources. An operation whose form differs from what the sources
-//! time, or that has no figure, is not comparable and says why; it is never
-//! counted.
+//! time, that has no figure, or whose sources for the core contradict each
+//! other (no value agrees with all of them), is not comparable and says why;
+//! it is never counted.
 
 use super::report::OpRow;
 use crate::format::Host;
@@ -260,6 +261,54 @@ fn agrees_any(measured: f64, figures: &[Figure]) -> bool {
     figures.iter().any(|f| agrees(measured, f.low, f.high))
 }
 
+/// Whether one core's sources contradict each other: no value agrees with
+/// every one of them. Each figure accepts an interval, so they meet when the
+/// highest lower end is accepted by all.
+pub fn contradict(figures: &[Figure]) -> bool {
+    let Some(x) = figures
+        .iter()
+        .map(|f| f.low - tolerance(f.low))
+        .reduce(f64::max)
+    else {
+        return false;
+    };
+    !figures.iter().all(|f| agrees(x, f.low, f.high))
+}
+
+/// How the report names a source.
+fn source_name(source: &str) -> &str {
+    match source {
+        "instlatx64" => "InstLatX64",
+        s => s,
+    }
+}
+
+/// A figure in cycles for a sentence: `20`, `0.5–1`.
+fn figure_text(low: f64, high: f64) -> String {
+    let n = |x: f64| {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if low == high {
+        n(low)
+    } else {
+        format!("{}–{}", n(low), n(high))
+    }
+}
+
+/// Why a row whose core's sources contradict each other is not comparable.
+fn disagreement(figures: &[Figure]) -> String {
+    let each: Vec<String> = figures
+        .iter()
+        .map(|f| format!("{} {}", source_name(&f.source), figure_text(f.low, f.high)))
+        .collect();
+    format!(
+        "the published figures disagree ({}): the time depends on what the sources timed \
+         (operand values, form)",
+        each.join(", ")
+    )
+}
+
 /// What CPUID says the host is.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportedCpu {
@@ -435,6 +484,11 @@ fn verdict(figs: &Figures, r: &OpRow, core: &str) -> (Verdict, Option<String>, O
             m,
         );
     }
+    // A measurement may land on either source or between them: agreeing
+    // with one would be chance, so neither is a reference.
+    if contradict(f) {
+        return (Verdict::NotComparable, Some(disagreement(f)), m);
+    }
     match measured(r) {
         Err(why) => (Verdict::NotComparable, Some(why), None),
         Ok(m) if agrees_any(m, f) => (Verdict::Agrees, None, Some(m)),
@@ -491,7 +545,8 @@ fn score(figs: &Figures, rows: &[OpRow], core: &Core) -> CoreScore {
 
 /// Whether no figure of one core agrees with any value that agrees with a
 /// figure of the other (no measurement could agree with both), every figure
-/// being sharp.
+/// being sharp and neither core's sources contradicting each other (a core
+/// whose figures straddle the other's is not told apart by them).
 fn separates(a: &[Figure], b: &[Figure]) -> bool {
     let apart = |x: &Figure, y: &Figure| {
         let (lo, hi) = if x.high < y.low { (x, y) } else { (y, x) };
@@ -503,6 +558,8 @@ fn separates(a: &[Figure], b: &[Figure]) -> bool {
     !a.is_empty()
         && !b.is_empty()
         && a.iter().chain(b).all(sharp)
+        && !contradict(a)
+        && !contradict(b)
         && a.iter().all(|x| b.iter().all(|y| apart(x, y)))
 }
 
@@ -682,7 +739,9 @@ pub fn compare(rows: &[OpRow], host: Option<&Host>) -> Option<PublishedCompariso
                         name: c.name.into(),
                         low: f.iter().map(|x| x.low).fold(f64::INFINITY, f64::min),
                         high: f.iter().map(|x| x.high).fold(f64::NEG_INFINITY, f64::max),
-                        agrees: m.map(|m| agrees_any(m, f)),
+                        // Never a mark against figures the score does
+                        // not count.
+                        agrees: m.filter(|_| !contradict(f)).map(|m| agrees_any(m, f)),
                     })
                 })
                 .collect();
@@ -990,6 +1049,168 @@ mod tests {
             (s.differs[0].name.as_str(), s.differs[0].measured),
             ("mul_f64", 4.0)
         );
+    }
+
+    /// The reason a row gives when its core's sources contradict each other.
+    const DIV_U64_ZEN4: &str = "the published figures disagree (InstLatX64 20, uops.info 7): \
+        the time depends on what the sources timed (operand values, form)";
+
+    #[test]
+    fn a_row_against_contradicting_sources_is_not_comparable_whatever_it_measures() {
+        // Zen 4's div_u64 throughput: InstLatX64 20, uops.info 7 — no value
+        // lies within the tolerance of both.
+        let without: Vec<OpRow> = table_of("zen4")
+            .into_iter()
+            .filter(|r| !(r.name == "div_u64" && r.form == "throughput"))
+            .collect();
+        let base = compare(&without, None).unwrap();
+        let score = |r: &PublishedComparison, core: &str| {
+            r.scores.iter().find(|s| s.core == core).unwrap().clone()
+        };
+        // One value on each source, one between, one beyond both, and what
+        // this Zen 4 guest measured.
+        for v in [20.0, 7.0, 12.0, 40.0, 1.0, 9.0] {
+            let mut rows = without.clone();
+            rows.push(row("div_u64", "throughput", Some(v)));
+            let r = compare(&rows, None).unwrap();
+            assert_eq!(r.core.as_deref(), Some("zen4"));
+            let x = r
+                .rows
+                .iter()
+                .find(|x| x.name == "div_u64" && x.form == "throughput")
+                .unwrap();
+            assert_eq!(x.verdict, Verdict::NotComparable, "{v}");
+            assert_eq!(x.reason.as_deref(), Some(DIV_U64_ZEN4), "{v}");
+            assert_eq!(x.measured, Some(v));
+            assert_eq!((x.low, x.high), (Some(7.0), Some(20.0)));
+            // Counted neither as agreeing nor as comparable, for Zen 3 and
+            // Zen 4 (whose sources both contradict) alike.
+            for core in ["zen4", "zen3"] {
+                let (s, b) = (score(&r, core), score(&base, core));
+                assert_eq!(s.throughput, b.throughput, "{core} {v}");
+                assert_eq!(s.latency, b.latency, "{core} {v}");
+                assert!(!s.differs.iter().any(|d| d.name == "div_u64"), "{core} {v}");
+            }
+        }
+        // A core whose sources agree still scores the value: Redwood Cove
+        // (InstLatX64's 10.01 only) agrees with 9.5 and not with 20.
+        for (v, agrees) in [(9.5, 1), (20.0, 0)] {
+            let mut rows = without.clone();
+            rows.push(row("div_u64", "throughput", Some(v)));
+            let r = compare(&rows, None).unwrap();
+            let (s, b) = (score(&r, "redwood_cove"), score(&base, "redwood_cove"));
+            assert_eq!(s.throughput.comparable, b.throughput.comparable + 1);
+            assert_eq!(s.throughput.agree, b.throughput.agree + agrees);
+        }
+        // Not comparable on the CPUID pick too, and with a range in the
+        // reason where a source gives one (Zen 3's cvtsi2sd throughput).
+        let mut rows = without.clone();
+        rows.push(row("cvt_f64_i32", "throughput", Some(1.0)));
+        let r = compare(&rows, Some(&host("AuthenticAMD", 25, 0x21, None))).unwrap();
+        assert_eq!(r.core.as_deref(), Some("zen3"));
+        let x = r
+            .rows
+            .iter()
+            .rev()
+            .find(|x| x.name == "cvt_f64_i32" && x.form == "throughput")
+            .unwrap();
+        assert_eq!(x.verdict, Verdict::NotComparable);
+        assert!(
+            x.reason
+                .as_deref()
+                .unwrap()
+                .starts_with("the published figures disagree (InstLatX64 1.5, uops.info 0.5–1): "),
+            "{x:?}"
+        );
+    }
+
+    #[test]
+    fn sources_contradict_when_no_value_agrees_with_all() {
+        let fig = |low: f64, high: f64| Figure {
+            source: "uops.info".into(),
+            low,
+            high,
+            note: None,
+            citation: "x/y".into(),
+        };
+        // 1 and 1.4 both accept 1.2; 1 and 1.41 accept no common value.
+        assert!(!contradict(&[fig(1.0, 1.0), fig(1.4, 1.4)]));
+        assert!(contradict(&[fig(1.0, 1.0), fig(1.41, 1.41)]));
+        // 10 % of the nearer ends: 7 (to 7.7) and 20 (from 18) do not meet,
+        // a range reaching between them does.
+        assert!(contradict(&[fig(20.0, 20.0), fig(7.0, 7.0)]));
+        assert!(!contradict(&[fig(20.0, 20.0), fig(7.0, 18.0)]));
+        assert!(!contradict(&[fig(7.0, 7.0)]) && !contradict(&[]));
+        // Any pair that does not contradict has a value agreeing with both.
+        for (a, b) in [(1.0, 1.4), (0.25, 0.5), (7.0, 7.7), (14.0, 16.9)] {
+            let x = [fig(a, a), fig(b, b)];
+            assert!(!contradict(&x), "{a} {b}");
+            let between = (a + tolerance(a)).min(b);
+            assert!(x.iter().all(|f| agrees(between, f.low, f.high)), "{a} {b}");
+        }
+        // The embedded data: 29 (op, form, core) of 1891, per core.
+        let figs = Figures::embedded().unwrap();
+        let mut per_core: BTreeMap<&str, usize> = BTreeMap::new();
+        for ((_, _, core), fs) in &figs.by_key {
+            if contradict(fs) {
+                *per_core.entry(core.as_str()).or_default() += 1;
+            }
+        }
+        assert_eq!(figs.by_key.len(), 1891);
+        assert_eq!(
+            per_core.into_iter().collect::<Vec<_>>(),
+            [
+                ("cypress_cove", 1),
+                ("golden_cove", 7),
+                ("zen3", 11),
+                ("zen4", 10)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_operation_whose_sources_contradict_tells_its_core_from_none() {
+        let figs = Figures::embedded().unwrap();
+        // Zen 4's div_u64 throughput (20 and 7) lies on both sides of
+        // Redwood Cove's 10.01, and about 9 cycles measured on Zen 4 (9.1)
+        // agree with Redwood Cove: the figures do not tell the two apart.
+        let (o, f) = ("div_u64", "throughput");
+        assert!(agrees(9.1, 10.01, 10.01));
+        assert!(!separates(
+            figs.of(o, f, "zen4"),
+            figs.of(o, f, "redwood_cove")
+        ));
+        assert!(!separates(
+            figs.of(o, f, "redwood_cove"),
+            figs.of(o, f, "zen4")
+        ));
+        // No chosen discriminator rests on a core whose sources contradict.
+        for (o, f) in discriminating_ops(figs) {
+            for c in CORES {
+                let fs = figs.of(&o, &f, c.key);
+                if fs.len() < 2 {
+                    continue;
+                }
+                let lo = fs
+                    .iter()
+                    .map(|x| x.low - tolerance(x.low))
+                    .fold(f64::MIN, f64::max);
+                let hi = fs
+                    .iter()
+                    .map(|x| x.high + tolerance(x.high))
+                    .fold(f64::MAX, f64::min);
+                if lo > hi + 1e-9 {
+                    let r = compare(&table_of(c.key), None).unwrap();
+                    let d = r
+                        .discriminating
+                        .iter()
+                        .find(|d| d.name == o && d.form == f)
+                        .unwrap();
+                    let x = d.cores.iter().find(|x| x.core == c.key).unwrap();
+                    assert_eq!(x.agrees, None, "{o} {f} {}", c.key);
+                }
+            }
+        }
     }
 
     #[test]
