@@ -74,7 +74,7 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
         }
     };
     println!(
-        "  {:<11} {:>9} {:>13} {:>13} {:>27} {:>13} {:>7} {:>11} {:>11} {:>7}",
+        "  {:<11} {:>9} {:>13} {:>13} {:>27} {:>13} {:>7} {:>13} {:>11} {:>11} {:>7}",
         "event",
         "disturbed",
         "estimate ns",
@@ -82,6 +82,7 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
         "95% interval ns",
         "reference ns",
         "inside",
+        "alone ns",
         "trials n",
         "eq. 5",
         "n/eq.5"
@@ -111,7 +112,7 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
             }
         };
         println!(
-            "  {:<11} {:>9} {:>13.2} {:>13.2} {:>27} {:>13} {:>7} {:>11} {:>11} {:>7}",
+            "  {:<11} {:>9} {:>13.2} {:>13.2} {:>27} {:>13} {:>7} {:>13} {:>11} {:>11} {:>7}",
             e.name,
             e.disturbed_share
                 .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
@@ -126,6 +127,8 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
                 Some(false) => "no",
                 None => "-",
             },
+            e.reference_alone_ns
+                .map_or("-".into(), |r| format!("{r:.2}")),
             tr.n,
             tr.trials_needed.map_or("-".into(), |k| k.to_string()),
             ratio,
@@ -160,6 +163,15 @@ fn checks(b: &BernoulliReport, stressed: bool, label: &str, failed: &mut Vec<Str
         c.share.map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
         100.0 * MIN_COVERAGE,
         check("coverage ≥ 90%", c.share.is_some_and(|s| s >= MIN_COVERAGE))
+    );
+    let alone: Vec<_> = long
+        .iter()
+        .filter_map(|e| Some((e.interval_ns.as_ref()?, e.reference_alone_ns?)))
+        .collect();
+    println!(
+        "  for comparison, the event timed alone (measured apart from the trials) lies inside {} of {} of those intervals (not a check: it is the typical, not the mean, length)",
+        alone.iter().filter(|(i, r)| i.lo <= *r && *r <= i.hi).count(),
+        alone.len()
     );
     let uncapped = b.events.iter().filter(|e| !e.trials.capped).count();
     if stressed {
