@@ -477,3 +477,375 @@ fn folder_bundle_reads_like_the_folder() {
     assert_eq!(e.file, "dir/x/new/sample.json");
     assert_eq!(e.path.as_deref(), Some("times[0]"));
 }
+
+fn text(rel: &str) -> String {
+    String::from_utf8(bytes(rel)).unwrap()
+}
+
+fn samples_doc(rel: &str) -> tickbook_analysis::format::SamplesFile {
+    match read_document(rel, &bytes(rel)) {
+        Ok(Document::Samples(s)) => s,
+        Ok(_) => panic!("{rel}: not a samples document"),
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+#[test]
+fn pytest_benchmark_matches_its_stats() {
+    let rel = "pytest-benchmark/pytest.json";
+    let r = report(rel);
+    let doc = json(rel);
+    assert_eq!(
+        r.info.as_ref().unwrap().source.as_deref(),
+        Some(format!("pytest-benchmark {}", doc["version"].as_str().unwrap()).as_str())
+    );
+    let imported = samples_doc(rel);
+    let benches = doc["benchmarks"].as_array().unwrap();
+    assert_eq!(r.samples.as_ref().unwrap().series.len(), benches.len());
+    for b in benches {
+        let name = b["name"].as_str().unwrap();
+        let st = &b["stats"];
+        let s = series(&r, name);
+        // All rounds in the one pytest process: one execution.
+        assert_eq!((s.unit.as_str(), s.unit_ns), ("s", Some(1e9)));
+        assert_eq!(
+            (s.executions, s.measurements as u64),
+            (1, st["rounds"].as_u64().unwrap())
+        );
+        let f = |k: &str| st[k].as_f64().unwrap();
+        close(s.summary.mean, f("mean"), "pytest-benchmark mean");
+        close(sd(s), f("stddev"), "pytest-benchmark stddev");
+        close(s.summary.median, f("median"), "pytest-benchmark median");
+        close(s.summary.min, f("min"), "pytest-benchmark min");
+        close(s.summary.max, f("max"), "pytest-benchmark max");
+        // The tool's own statistics, without the rounds themselves.
+        let ts = s.tool_statistics.as_ref().unwrap();
+        assert_eq!(ts["ops"], st["ops"]);
+        assert_eq!(ts["iqr"], st["iqr"]);
+        assert!(ts.get("data").is_none());
+        // Name and parameters kept.
+        let m = &imported
+            .series
+            .iter()
+            .find(|x| x.name == name)
+            .unwrap()
+            .metadata;
+        assert_eq!(m["params"], b["params"]);
+        assert_eq!(m["fullname"], b["fullname"]);
+        assert_eq!(m["iterations_per_round"], st["iterations"]);
+    }
+    // Parametrised tests keep their parameter id in the name.
+    assert!(benches.iter().any(|b| b["name"] == "test_sum[10000]"));
+}
+
+/// The table pytest-benchmark printed for the same run (`pytest.table.txt`,
+/// "Name (time in us)", 4 decimals): tickbook's summary, rounded the same way.
+#[test]
+fn pytest_benchmark_matches_its_printed_table() {
+    let r = report("pytest-benchmark/pytest.json");
+    let table = text("pytest-benchmark/pytest.table.txt");
+    assert!(table.contains("Name (time in us)"));
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("test_") && l.contains(" ("))
+    {
+        // name, then "value (ratio)" for Min Max Mean StdDev Median IQR,
+        // Outliers, "OPS (ratio)", Rounds, Iterations.
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let printed = |i: usize| -> f64 { f[1 + 2 * i].parse().unwrap() };
+        let s = series(&r, f[0]);
+        let us = |x: f64| (x * 1e6 * 1e4).round() / 1e4;
+        let ours = [
+            s.summary.min,
+            s.summary.max,
+            s.summary.mean,
+            sd(s),
+            s.summary.median,
+        ];
+        for (i, x) in ours.into_iter().enumerate() {
+            assert_eq!(us(x), printed(i), "{}: column {i}", f[0]);
+        }
+        assert_eq!(f[f.len() - 2].parse::<usize>().unwrap(), s.measurements);
+        rows += 1;
+    }
+    assert_eq!(rows, 3);
+}
+
+/// pytest-benchmark also writes "benchmarks" and "version", as pyperf does:
+/// each is read as itself, and a saved file without its rounds says why it
+/// cannot be analysed.
+#[test]
+fn pytest_benchmark_is_not_taken_for_pyperf() {
+    let s = samples_doc("pytest-benchmark/pytest.json");
+    assert!(s.source.unwrap().starts_with("pytest-benchmark"));
+    let s = samples_doc("pyperf/suite.json");
+    assert!(s.source.unwrap().starts_with("pyperf"));
+    let e = error_of(
+        "saved.json",
+        &bytes("pytest-benchmark/saved-without-data.json"),
+    );
+    assert!(
+        e.message.starts_with("pytest-benchmark JSON: ")
+            && e.message.contains("--benchmark-save-data"),
+        "{e}"
+    );
+    assert_eq!(e.path.as_deref(), Some("benchmarks[0].stats"));
+}
+
+/// Each unit's values of one benchmark, in the order the units appear.
+type GoUnits = Vec<(String, Vec<f64>)>;
+
+/// The rows Go printed, read independently: {name as printed: [(unit, [values])]}.
+fn go_rows(text: &str) -> Vec<(String, GoUnits)> {
+    let mut out: Vec<(String, GoUnits)> = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() < 4 || !f[0].starts_with("Benchmark") || f[1].parse::<u64>().is_err() {
+            continue;
+        }
+        let k = match out.iter().position(|(n, _)| n == f[0]) {
+            Some(k) => k,
+            None => {
+                out.push((f[0].to_string(), Vec::new()));
+                out.len() - 1
+            }
+        };
+        for p in f[2..].chunks(2) {
+            let x: f64 = p[0].parse().unwrap();
+            let units = &mut out[k].1;
+            match units.iter_mut().find(|(u, _)| u == p[1]) {
+                Some((_, xs)) => xs.push(x),
+                None => units.push((p[1].to_string(), vec![x])),
+            }
+        }
+    }
+    out
+}
+
+fn check_go(rel: &str, printed: &str, source: &str) {
+    let r = report(rel);
+    assert_eq!(r.info.as_ref().unwrap().source.as_deref(), Some(source));
+    let doc = samples_doc(rel);
+    let rows = go_rows(printed);
+    assert_eq!(rows.len(), 3, "{rel}: three benchmarks");
+    let mut n = 0;
+    for (go_name, units) in &rows {
+        // GOMAXPROCS (the -2 of BenchmarkJoin-2) is not part of the name.
+        let name = go_name.rsplit_once('-').unwrap().0;
+        for (unit, values) in units {
+            let (series_name, tb_unit) = match unit.as_str() {
+                "ns/op" => (name.to_string(), "ns"),
+                u => (format!("{name} [{u}]"), u),
+            };
+            let s = series(&r, &series_name);
+            assert_eq!(s.unit, tb_unit);
+            // One test process; each -count row a measurement, exactly as printed.
+            assert_eq!((s.executions, s.measurements), (1, values.len()));
+            let got = &doc
+                .series
+                .iter()
+                .find(|x| x.name == series_name)
+                .unwrap()
+                .executions;
+            assert_eq!(got, &vec![values.clone()], "{series_name}");
+            let mean = values.iter().sum::<f64>() / values.len() as f64;
+            close(s.summary.mean, mean, "mean of Go's printed values");
+            n += 1;
+        }
+    }
+    // ns/op, B/op, allocs/op for each; MB/s for the one with SetBytes.
+    assert_eq!(n, 3 * 3 + 1, "{rel}");
+    assert_eq!(series(&r, "BenchmarkFib/n=10").unit_ns, Some(1.0));
+    assert_eq!(series(&r, "BenchmarkJoin [MB/s]").unit_ns, None);
+}
+
+#[test]
+fn go_bench_text_and_json_match_the_printed_rows() {
+    check_go(
+        "gobench/go-bench.txt",
+        &text("gobench/go-bench.txt"),
+        "go test -bench (text)",
+    );
+    // The -json stream's output events, joined, are the text Go printed.
+    let mut printed = String::new();
+    for line in text("gobench/go-bench.json").lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if v["Action"] == "output" {
+            printed.push_str(v["Output"].as_str().unwrap());
+        }
+    }
+    check_go("gobench/go-bench.json", &printed, "go test -bench -json");
+}
+
+/// "0.76 msec task-clock", "1 context-switches": perf stat's own report of
+/// the recorded run, read independently.
+fn perf_report(text: &str) -> Vec<(String, f64, bool)> {
+    text.lines()
+        .filter(|l| !l.contains("<not"))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('#').next()?.split_whitespace().collect();
+            let value: f64 = f.first()?.replace(',', "").parse().ok()?;
+            match f.as_slice() {
+                [_, "msec", event] => Some((event.to_string(), value, true)),
+                [_, event] => Some((event.to_string(), value, false)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// `perf stat -x, -r 3 -o FILE`: the "# started on" line skipped, the
+/// value perf's mean over the runs, its variance kept as the tool's figure.
+#[test]
+fn perf_stat_repeated_keeps_its_variance() {
+    let r = report("perf/perf-stat-r3.csv");
+    let s = series(&r, "task-clock");
+    assert_eq!((s.unit.as_str(), s.summary.mean), ("ms", 198.56));
+    let ts = s.tool_statistics.as_ref().unwrap();
+    assert_eq!(ts["variance_percent"], 4.05);
+    assert_eq!(ts["metric_unit"], "CPUs utilized");
+    assert_eq!(series(&r, "page-faults").summary.mean, 9311.0);
+    let doc = samples_doc("perf/perf-stat-r3.csv");
+    assert!(doc.description.unwrap().contains("mean over its runs"));
+    assert_eq!(
+        doc.series[0].metadata["started_on"],
+        "Wed Nov 25 01:31:53 2026"
+    );
+}
+
+#[test]
+fn perf_stat_csv_and_json_match_perf_report() {
+    let printed = perf_report(&text("perf/perf-stat.report.txt"));
+    assert!(printed.len() >= 4, "{printed:?}");
+    for (rel, source) in [
+        ("perf/perf-stat.csv", "perf stat -x, (CSV)"),
+        ("perf/perf-stat.json", "perf stat -j (JSON)"),
+    ] {
+        let r = report(rel);
+        assert_eq!(r.info.as_ref().unwrap().source.as_deref(), Some(source));
+        for (event, value, msec) in &printed {
+            let s = series(&r, event);
+            // One run: one execution of one measurement.
+            assert_eq!((s.executions, s.measurements), (1, 1), "{rel} {event}");
+            if *msec {
+                // A time, scaled as one: perf prints msec with 2 decimals.
+                assert_eq!((s.unit.as_str(), s.unit_ns), ("ms", Some(1e6)));
+                assert_eq!(
+                    (s.summary.mean * 100.0).round() / 100.0,
+                    *value,
+                    "{rel} {event}"
+                );
+            } else {
+                assert_eq!((s.unit.as_str(), s.unit_ns), ("count", None));
+                assert_eq!(s.summary.mean, *value, "{rel} {event}");
+            }
+            assert!(s.tool_statistics.as_ref().unwrap()["event_runtime"].is_number());
+        }
+        // Events perf could not count are named, never measured.
+        let s = samples_doc(rel);
+        assert!(s.series.iter().all(|x| x.name != "cycles"));
+        assert!(s.description.unwrap().contains("cycles (<not supported>)"));
+    }
+}
+
+/// Each new format is read as itself, whatever its file is called, and the
+/// JSON ones are not taken for another tool's.
+#[test]
+fn new_formats_are_detected_by_content() {
+    for (rel, source) in [
+        ("pytest-benchmark/pytest.json", "pytest-benchmark"),
+        ("gobench/go-bench.txt", "go test -bench (text)"),
+        ("gobench/go-bench.json", "go test -bench -json"),
+        ("perf/perf-stat.csv", "perf stat -x,"),
+        ("perf/perf-stat.json", "perf stat -j"),
+    ] {
+        let r = analyze_bytes("renamed.dat", &bytes(rel), &Options::default());
+        assert!(r.ok, "{rel}: {:?}", r.error);
+        assert!(r.info.unwrap().source.unwrap().starts_with(source), "{rel}");
+    }
+}
+
+#[test]
+fn a_file_no_reader_accepts_lists_each_format_and_why() {
+    for (text, why) in [
+        ("hello\nworld\n", "line 1 (\"hello\")"),
+        ("a,b,c\n1,2,3\n", "line 1: 3 field(s)"),
+        ("Benchmark results\n", "line 1"),
+    ] {
+        let e = error_of("x.txt", text.as_bytes());
+        assert!(e.message.starts_with("not valid JSON"), "{e}");
+        for f in [
+            "pyperf",
+            "pytest-benchmark",
+            "JMH",
+            "Google Benchmark",
+            "hyperfine",
+            "Criterion.rs",
+            "cargo-criterion",
+            "go test -json",
+            "perf stat -j",
+            "Go test -bench text: no result line",
+            "perf stat -x, CSV: ",
+        ] {
+            assert!(e.message.contains(f), "{text:?} lacks {f}: {e}");
+        }
+        assert!(e.message.contains(why), "{text:?}: {e}");
+    }
+    // A JSON document of no known shape: each format with what it needs.
+    let e = error_of("x.json", br#"{"a": 1}"#);
+    for f in [
+        "pytest-benchmark JSON (--benchmark-json: \"benchmarks\" and \"machine_info\"",
+        "go test -json (objects with \"Action\")",
+        "perf stat -j (objects with \"counter-value\" and \"event\")",
+        "go test -bench (lines \"BenchmarkName N VALUE UNIT…\")",
+        "perf stat -x, (lines VALUE,UNIT,EVENT,…)",
+    ] {
+        assert!(e.message.contains(f), "lacks {f}: {e}");
+    }
+}
+
+/// Broken files in the new formats: the format and the line or JSON path.
+#[test]
+fn broken_new_formats_name_format_and_place() {
+    let mut v = json("pytest-benchmark/pytest.json");
+    v["benchmarks"][1]["stats"]["data"][2] = "slow".into();
+    let e = error_of("p", &serde_json::to_vec(&v).unwrap());
+    assert_eq!(
+        e.path.as_deref(),
+        Some("benchmarks[1].stats.data[2]"),
+        "{e}"
+    );
+    assert!(
+        e.message
+            .starts_with("pytest-benchmark JSON: expected a number"),
+        "{e}"
+    );
+
+    let go = text("gobench/go-bench.txt");
+    let at = go.lines().position(|l| l.starts_with("Benchmark")).unwrap() + 1;
+    let broken = go.replacen(" ns/op", " ns/op\t12", 1);
+    let e = error_of("g", broken.as_bytes());
+    assert_eq!(e.path, Some(format!("line {at}")), "{e}");
+    assert!(e.message.starts_with("Go test -bench text: "), "{e}");
+
+    // The first row makes the file perf's; a later broken row is named.
+    let csv = text("perf/perf-stat.csv").replacen("90,,", "ninety,,", 1);
+    let e = error_of("c", csv.as_bytes());
+    assert_eq!(e.path.as_deref(), Some("line 2"), "{e}");
+    assert!(
+        e.message
+            .starts_with("perf stat -x, CSV: \"ninety\" is not a count"),
+        "{e}"
+    );
+
+    for (rel, label) in [
+        ("pytest-benchmark/pytest.json", "pytest-benchmark JSON"),
+        ("gobench/go-bench.json", "go test -json stream"),
+        ("perf/perf-stat.json", "perf stat -j JSON"),
+    ] {
+        let b = bytes(rel);
+        let e = error_of(rel, &b[..b.len() / 2 + 7]);
+        assert!(e.message.starts_with(label), "{rel}: {e}");
+    }
+}

@@ -1,6 +1,7 @@
 //! Readers for results other harnesses write: pyperf, JMH, Google Benchmark,
-//! hyperfine, Criterion.rs (`sample.json`/`estimates.json` directories) and
-//! cargo-criterion's JSON message stream.
+//! hyperfine, Criterion.rs (`sample.json`/`estimates.json` directories),
+//! cargo-criterion's JSON message stream, pytest-benchmark, Go's
+//! `go test -bench` (text and `-json`) and `perf stat` (`-x,` and `-j`).
 //!
 //! Each maps the foreign file onto the `samples` model ([`SamplesFile`]):
 //! named series in one unit, measurements grouped by execution where the
@@ -20,15 +21,29 @@ use serde_json::{Map, Value};
 
 pub mod cargo_criterion;
 pub mod criterion;
+pub mod go_bench;
 pub mod google_benchmark;
 pub mod hyperfine;
 pub mod jmh;
+pub mod perf_stat;
 pub mod pyperf;
+pub mod pytest_benchmark;
+pub mod text;
 
-/// What the readers try, in the order a "none of these" message lists them.
-pub const TRIED: &str = "pyperf JSON, JMH JSON (-rf json), Google Benchmark JSON \
-(--benchmark_out_format=json), hyperfine JSON (--export-json), Criterion.rs \
-sample.json/estimates.json, cargo-criterion --message-format=json";
+pub use text::{import_text, not_recognised};
+
+/// What the readers try, each with what it needs (which a file it rejected
+/// lacks), in the order a "none of these" message lists them.
+pub const TRIED: &str = "pyperf JSON (-o: an object with \"benchmarks\" and \"version\" \
+or \"metadata\"), pytest-benchmark JSON (--benchmark-json: \"benchmarks\" and \
+\"machine_info\" or \"commit_info\"), JMH JSON (-rf json: an array of objects with \
+\"jmhVersion\" or \"primaryMetric\"), Google Benchmark JSON (--benchmark_out_format=json: \
+\"benchmarks\" and \"context\"), hyperfine JSON (--export-json: \"results\"), Criterion.rs \
+sample.json/estimates.json (\"iters\" and \"times\", or \"mean\".\"point_estimate\"), \
+cargo-criterion --message-format=json (objects with \"reason\"), go test -json (objects \
+with \"Action\"), perf stat -j (objects with \"counter-value\" and \"event\"); as text: \
+go test -bench (lines \"BenchmarkName N VALUE UNIT…\"), perf stat -x, (lines \
+VALUE,UNIT,EVENT,…)";
 
 /// A foreign format recognised by its content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +55,13 @@ pub enum Format {
     CriterionSample,
     CriterionEstimates,
     CargoCriterion,
+    PytestBenchmark,
+    /// `go test -bench` text (not JSON: recognised by `import_text`).
+    GoBenchText,
+    GoTestJson,
+    /// `perf stat -x,` (not JSON: recognised by `import_text`).
+    PerfStatCsv,
+    PerfStatJson,
     /// Not a tool's format: a folder the page read and bundled as
     /// `{"tickbook_folder": 1, "entries": [{"path", "text"}…]}`
     /// (web/src/app/intake.js), read as [`criterion::read_dir`] reads a tree.
@@ -57,6 +79,11 @@ impl Format {
             Format::CriterionSample => "Criterion.rs sample.json",
             Format::CriterionEstimates => "Criterion.rs estimates.json",
             Format::CargoCriterion => "cargo-criterion JSON stream",
+            Format::PytestBenchmark => "pytest-benchmark JSON",
+            Format::GoBenchText => "Go test -bench text",
+            Format::GoTestJson => "go test -json stream",
+            Format::PerfStatCsv => "perf stat -x, CSV",
+            Format::PerfStatJson => "perf stat -j JSON",
             Format::Folder => "folder",
         }
     }
@@ -85,6 +112,9 @@ pub fn detect(v: &Value) -> Option<Format> {
                 Some(Format::Folder)
             } else if has("benchmarks") && has("context") {
                 Some(Format::GoogleBenchmark)
+            } else if has("benchmarks") && (has("machine_info") || has("commit_info")) {
+                // Before pyperf: pytest-benchmark also writes "version".
+                Some(Format::PytestBenchmark)
             } else if has("benchmarks") && (has("version") || has("metadata")) {
                 Some(Format::Pyperf)
             } else if has("results") {
@@ -98,6 +128,10 @@ pub fn detect(v: &Value) -> Option<Format> {
                 Some(Format::CriterionEstimates)
             } else if o.get("reason").is_some_and(Value::is_string) {
                 Some(Format::CargoCriterion)
+            } else if go_bench::is_event(v) {
+                Some(Format::GoTestJson)
+            } else if perf_stat::is_event(v) {
+                Some(Format::PerfStatJson)
             } else {
                 None
             }
@@ -119,6 +153,10 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
         Some(Format::CargoCriterion)
     } else if has("\"benchmarks\"") && (has("\"context\"") || has("\"run_type\"")) {
         Some(Format::GoogleBenchmark)
+    } else if has("\"machine_info\"") && has("\"commit_info\"") {
+        // pytest-benchmark writes them first: a long machine_info can push
+        // "benchmarks" out of the head.
+        Some(Format::PytestBenchmark)
     } else if has("\"benchmarks\"") && (has("\"runs\"") || has("\"perf_version\"")) {
         Some(Format::Pyperf)
     } else if has("\"results\"") && has("\"command\"") {
@@ -162,6 +200,11 @@ pub fn import_value(file: &str, v: &Value) -> Option<Result<Imported, ReadError>
              folder (target/criterion/…) or its new/sample.json",
         )),
         Format::CargoCriterion => cargo_criterion::read_value_lines(&cx, std::iter::once((1, v))),
+        Format::PytestBenchmark => pytest_benchmark::read(&cx, v),
+        Format::GoTestJson => go_bench::read_events(&cx, std::iter::once((1, v))),
+        Format::PerfStatJson => perf_stat::read_values(&cx, std::iter::once((1, v)), None),
+        // Text: never detected in a JSON document.
+        Format::GoBenchText | Format::PerfStatCsv => return None,
         Format::Folder => return Some(folder(&cx, v)),
     };
     Some(samples.map(Imported::Samples))

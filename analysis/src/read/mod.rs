@@ -1,6 +1,7 @@
 //! Reading untrusted bytes into a [`Document`]: the dispatcher.
 //!
-//! The bytes are parsed as JSON (or recognised as a cargo-criterion stream),
+//! The bytes are parsed as JSON (or recognised as a cargo-criterion stream;
+//! other bytes that are not JSON go to the text formats, `import::text`),
 //! the format is detected by content and the document handed to an
 //! importer (`crate::import`, other tools' results onto the samples model)
 //! or to the native reader (`native`, tickbook's own files; a run's
@@ -146,7 +147,15 @@ fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
             let s = import::cargo_criterion::read(file, bytes)?;
             return imported_samples(&cx, Imported::Samples(s)).map(Document::Samples);
         }
-        Err(e) => return Err(import::name_parse_error(bytes, e)),
+        Err(e) => {
+            return match import::import_text(file, bytes) {
+                Some(s) => imported_samples(&cx, Imported::Samples(s?)).map(Document::Samples),
+                None => Err(import::not_recognised(
+                    bytes,
+                    import::name_parse_error(bytes, e),
+                )),
+            }
+        }
     };
     match import::import_value(file, &value) {
         Some(imported) => imported_samples(&cx, imported?).map(Document::Samples),

@@ -1,0 +1,395 @@
+//! Go's benchmark results: the text `go test -bench` prints and the event
+//! stream of `go test -bench -json` (one `{"Time", "Action", "Package",
+//! "Output"}` object per line, whose `output` events carry the same text,
+//! sometimes a result line split over two events).
+//!
+//! The text follows Go's benchmark format: configuration lines `key: value`
+//! (`goos`, `goarch`, `pkg`, `cpu`) and result lines `BenchmarkName-P N
+//! VALUE UNIT [VALUE UNIT…]`, where `-P` is GOMAXPROCS (absent when 1) and N
+//! the iterations the values are averaged over. Every other line (`PASS`,
+//! `ok …`, logs) is skipped. `-count N` prints N result lines per benchmark,
+//! all from the one test process: one execution whose measurements are the
+//! rows. Each unit is its own series: a time per operation (`ns/op`) is the
+//! benchmark's own name in that time unit (`ns`); anything else (`B/op` and
+//! `allocs/op` of `-benchmem`, `MB/s` of `b.SetBytes`, `b.ReportMetric`'s
+//! units) is `NAME [UNIT]` in that unit, never converted. Go prints no
+//! statistics of its own: the values are what it printed.
+
+use super::{metadata, samples_file, Format};
+use crate::error::{Checker, ReadError};
+use crate::format::{SamplesFile, Series};
+use serde_json::{json, Map, Value};
+
+/// A time-per-operation unit Go or `b.ReportMetric` writes, as the samples
+/// unit of the time it stands for.
+fn time_unit(go_unit: &str) -> Option<&'static str> {
+    match go_unit {
+        "ns/op" => Some("ns"),
+        "us/op" | "µs/op" | "μs/op" => Some("us"),
+        "ms/op" => Some("ms"),
+        "s/op" | "sec/op" => Some("s"),
+        _ => None,
+    }
+}
+
+/// One result line: name, iterations and (value, unit) pairs; `None` when
+/// the line is no result line (a name alone, a log line, `--- FAIL`).
+type Row<'a> = (&'a str, u64, Vec<(f64, &'a str)>);
+
+/// `Err` (the reason) when a line with a name and an iteration count has
+/// no well-formed value/unit pairs.
+fn result_line(line: &str) -> Option<Result<Row<'_>, String>> {
+    if !line.starts_with("Benchmark") {
+        return None;
+    }
+    let mut fields = line.split_whitespace();
+    let name = fields.next()?;
+    let iterations: u64 = fields.next()?.parse().ok()?;
+    let rest: Vec<&str> = fields.collect();
+    if rest.is_empty() || rest.len() % 2 != 0 {
+        return Some(Err(format!(
+            "expected VALUE UNIT pairs after the iteration count, found {} field(s)",
+            rest.len()
+        )));
+    }
+    let mut pairs = Vec::with_capacity(rest.len() / 2);
+    for p in rest.chunks(2) {
+        match p[0].parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= 0.0 => pairs.push((x, p[1])),
+            _ => {
+                return Some(Err(format!(
+                    "\"{}\" ({}) is not a finite number ≥ 0",
+                    p[0], p[1]
+                )))
+            }
+        }
+    }
+    Some(Ok((name, iterations, pairs)))
+}
+
+/// Whether the text holds a Go benchmark result line.
+pub fn looks_like_text(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.lines()
+        .any(|l| matches!(result_line(l.trim_end()), Some(Ok(_))))
+}
+
+/// Whether the first line that is not blank is a `go test -json` event.
+pub fn looks_like_json_stream(bytes: &[u8]) -> bool {
+    first_json_line(bytes).is_some_and(|v| is_event(&v))
+}
+
+pub(crate) fn is_event(v: &Value) -> bool {
+    v.get("Action").is_some_and(Value::is_string)
+        && (v.get("Package").is_some() || v.get("Time").is_some())
+}
+
+fn first_json_line(bytes: &[u8]) -> Option<Value> {
+    let line = bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
+    serde_json::from_slice(line).ok()
+}
+
+/// One benchmark as printed (`name` with its `-P` suffix) in one package.
+struct Bench {
+    pkg: String,
+    full: String,
+    base: String,
+    procs: Option<u64>,
+    config: Map<String, Value>,
+    iterations: Vec<u64>,
+    /// Go's unit → values, in the order units first appear.
+    metrics: Vec<(String, Vec<f64>)>,
+}
+
+#[derive(Default)]
+struct Parsed {
+    benches: Vec<Bench>,
+    config: Map<String, Value>,
+}
+
+impl Parsed {
+    /// Read one package's text. `pkg` is the package the text belongs to
+    /// (the `-json` event's), or the last `pkg:` line's. `at` names a line.
+    fn add_text(
+        &mut self,
+        cx: &Checker,
+        text: &str,
+        pkg: Option<&str>,
+        at: &dyn Fn(usize) -> String,
+    ) -> Result<(), ReadError> {
+        let mut config = Map::new();
+        if let Some(p) = pkg {
+            config.insert("pkg".into(), json!(p));
+        }
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim_end();
+            if let Some(row) = result_line(line) {
+                let (name, iterations, pairs) = row.map_err(|why| {
+                    let short: String = line.chars().take(80).collect();
+                    let more = if short.len() < line.len() { "…" } else { "" };
+                    cx.err(Some(at(i + 1)), format!("\"{short}{more}\": {why}"))
+                })?;
+                self.add_row(&config, name, iterations, pairs);
+            } else if let Some((k, v)) = config_line(line) {
+                config.insert(k.into(), json!(v));
+                self.config.insert(k.into(), json!(v));
+            }
+        }
+        Ok(())
+    }
+
+    fn add_row(
+        &mut self,
+        config: &Map<String, Value>,
+        name: &str,
+        iterations: u64,
+        pairs: Vec<(f64, &str)>,
+    ) {
+        let pkg = config
+            .get("pkg")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let (base, procs): (String, Option<u64>) = match name.rsplit_once('-') {
+            Some((b, p)) if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) => {
+                (b.to_string(), p.parse().ok())
+            }
+            _ => (name.to_string(), None),
+        };
+        let idx = match self
+            .benches
+            .iter()
+            .position(|b| b.pkg == pkg && b.full == name)
+        {
+            Some(i) => i,
+            None => {
+                self.benches.push(Bench {
+                    pkg,
+                    full: name.to_string(),
+                    base,
+                    procs,
+                    config: config.clone(),
+                    iterations: Vec::new(),
+                    metrics: Vec::new(),
+                });
+                self.benches.len() - 1
+            }
+        };
+        let b = &mut self.benches[idx];
+        b.iterations.push(iterations);
+        for (x, unit) in pairs {
+            match b.metrics.iter_mut().find(|(u, _)| u == unit) {
+                Some((_, xs)) => xs.push(x),
+                None => b.metrics.push((unit.to_string(), vec![x])),
+            }
+        }
+    }
+
+    fn into_samples(self, cx: &Checker, source: &str) -> Result<SamplesFile, ReadError> {
+        let benches = &self.benches;
+        let mut series = Vec::new();
+        for b in benches {
+            // The name without GOMAXPROCS (kept in metadata), so that runs on
+            // machines with other core counts match; with it when the file
+            // has the benchmark at several GOMAXPROCS (`-cpu 1,2`); with the
+            // package when two packages have the benchmark.
+            let several_procs = benches
+                .iter()
+                .any(|o| o.pkg == b.pkg && o.base == b.base && o.procs != b.procs);
+            let several_pkgs = benches.iter().any(|o| o.pkg != b.pkg && o.base == b.base);
+            let mut name = if several_procs {
+                b.full.clone()
+            } else {
+                b.base.clone()
+            };
+            if several_pkgs && !b.pkg.is_empty() {
+                name = format!("{}.{name}", b.pkg);
+            }
+            let mut extra = Map::new();
+            extra.insert("go_name".into(), json!(b.full));
+            if let Some(p) = b.procs {
+                extra.insert("gomaxprocs".into(), json!(p));
+            }
+            extra.insert("iterations".into(), json!(b.iterations));
+            extra.insert("go_config".into(), Value::Object(b.config.clone()));
+            for (go_unit, values) in &b.metrics {
+                let mut extra = extra.clone();
+                extra.insert("go_unit".into(), json!(go_unit));
+                if values.len() != b.iterations.len() {
+                    extra.insert(
+                        "rows_without_this_unit".into(),
+                        json!(b.iterations.len() - values.len()),
+                    );
+                }
+                let (series_name, unit) = match time_unit(go_unit) {
+                    Some(u) => (name.clone(), u.to_string()),
+                    None => (format!("{name} [{go_unit}]"), go_unit.clone()),
+                };
+                series.push(Series {
+                    name: series_name,
+                    unit,
+                    executions: vec![values.clone()],
+                    metadata: metadata("go test -bench", None, extra),
+                });
+            }
+        }
+        let get = |k: &str| self.config.get(k).and_then(Value::as_str);
+        let host = (get("cpu").is_some() || get("goos").is_some()).then(|| {
+            json!({
+                "cpu_model_name": get("cpu"),
+                "platform": match (get("goos"), get("goarch")) {
+                    (Some(os), Some(arch)) => Some(format!("{os}/{arch}")),
+                    (os, arch) => os.or(arch).map(str::to_string),
+                },
+            })
+        });
+        samples_file(
+            cx,
+            source.into(),
+            Some(
+                "Imported from go test -bench: all rows of a benchmark come from one test \
+                 process (one execution); each row (one per -count) is a measurement, the \
+                 mean over its iterations."
+                    .into(),
+            ),
+            host,
+            series,
+        )
+    }
+}
+
+/// `key: value` with a key of lower-case letters, digits and `-`/`_`
+/// starting with a lower-case letter (Go's configuration lines).
+fn config_line(line: &str) -> Option<(&str, &str)> {
+    let (k, v) = line.split_once(':')?;
+    let ok = k.starts_with(|c: char| c.is_ascii_lowercase())
+        && k.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    ok.then(|| (k, v.trim()))
+}
+
+/// The text `go test -bench` prints.
+pub fn read_text(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+    let cx = Format::GoBenchText.checker(file);
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| cx.err(None, format!("not UTF-8 text ({e})")))?;
+    let mut parsed = Parsed::default();
+    parsed.add_text(&cx, text, None, &|n| format!("line {n}"))?;
+    parsed.into_samples(&cx, "go test -bench (text)")
+}
+
+/// A `go test -json` stream: one event object per line.
+pub fn read_json_stream(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+    let cx = Format::GoTestJson.checker(file);
+    let mut values = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let v: Value = serde_json::from_slice(line).map_err(|e| {
+            cx.err(
+                None,
+                format!(
+                    "line {}: not a JSON object ({e}); the stream holds one event per line",
+                    i + 1
+                ),
+            )
+        })?;
+        values.push((i + 1, v));
+    }
+    read_events(&cx, values.iter().map(|(n, v)| (*n, v)))
+}
+
+/// The events of a `go test -json` stream, as (line number, event).
+pub(crate) fn read_events<'v>(
+    cx: &Checker,
+    events: impl Iterator<Item = (usize, &'v Value)>,
+) -> Result<SamplesFile, ReadError> {
+    // Each package's output, in the order packages first speak.
+    let mut outputs: Vec<(String, String)> = Vec::new();
+    for (line, v) in events {
+        let at = format!("line {line}");
+        let o = cx.obj(v, &at)?;
+        let action = cx.str(cx.field(o, "Action", &at)?, &format!("{at}.Action"))?;
+        if action != "output" {
+            continue;
+        }
+        let Some(out) = o.get("Output") else { continue };
+        let out = cx.str(out, &format!("{at}.Output"))?;
+        let pkg = match o.get("Package") {
+            Some(p) => cx.str(p, &format!("{at}.Package"))?,
+            None => "",
+        };
+        match outputs.iter_mut().find(|(p, _)| p == pkg) {
+            Some((_, text)) => text.push_str(out),
+            None => outputs.push((pkg.to_string(), out.to_string())),
+        }
+    }
+    let mut parsed = Parsed::default();
+    for (pkg, text) in &outputs {
+        let named = (!pkg.is_empty()).then_some(pkg.as_str());
+        parsed.add_text(cx, text, named, &|n| {
+            format!("package {pkg}'s output, line {n}")
+        })?;
+    }
+    parsed.into_samples(cx, "go test -bench -json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_lines() {
+        let (name, n, pairs) = result_line(
+            "BenchmarkFib/n=10-2   \t 3902574\t       307.2 ns/op\t       0 B/op\t       0 allocs/op",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!((name, n), ("BenchmarkFib/n=10-2", 3902574));
+        assert_eq!(
+            pairs,
+            vec![(307.2, "ns/op"), (0.0, "B/op"), (0.0, "allocs/op")]
+        );
+        // A name printed before the benchmark runs, a log line, a failure.
+        assert!(result_line("BenchmarkFib-2   \t").is_none());
+        assert!(result_line("--- FAIL: BenchmarkFib-2").is_none());
+        assert!(result_line("BenchmarkX 10 1.5").unwrap().is_err());
+        assert!(result_line("BenchmarkX 10 NaN ns/op").unwrap().is_err());
+        assert!(config_line("goos: linux").is_some());
+        assert!(config_line("PASS").is_none());
+        assert!(config_line("ok  \tpkg\t1.2s").is_none());
+    }
+
+    #[test]
+    fn names_units_and_rows() {
+        let text = "goos: linux\npkg: a/b\nBenchmarkX-2 10 5 ns/op 8 B/op\nBenchmarkX-2 10 7 ns/op 8 B/op\n\
+                    BenchmarkY 3 2.5 ms/op 1 MB/s\nPASS\n";
+        let s = read_text("t", text.as_bytes()).unwrap();
+        let names: Vec<_> = s
+            .series
+            .iter()
+            .map(|x| (x.name.as_str(), x.unit.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("BenchmarkX", "ns"),
+                ("BenchmarkX [B/op]", "B/op"),
+                ("BenchmarkY", "ms"),
+                ("BenchmarkY [MB/s]", "MB/s")
+            ]
+        );
+        assert_eq!(s.series[0].executions, vec![vec![5.0, 7.0]]);
+        assert_eq!(s.series[0].metadata["gomaxprocs"], 2);
+        // The same benchmark at two GOMAXPROCS keeps them apart.
+        let s = read_text("t", b"BenchmarkX 1 5 ns/op\nBenchmarkX-2 1 6 ns/op\n").unwrap();
+        assert_eq!(s.series[0].name, "BenchmarkX");
+        assert_eq!(s.series[1].name, "BenchmarkX-2");
+        let e = read_text("t", b"BenchmarkX 1 5 ns/op\nBenchmarkX 1 5 ns/op 3\n").unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("line 2"));
+        assert!(e.message.starts_with("Go test -bench text: "), "{e}");
+    }
+}
