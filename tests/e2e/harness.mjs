@@ -214,6 +214,8 @@ export const IMPORT_FIXTURES = {
   files: [
     'pyperf/timeit.json', 'pyperf/suite.json', 'jmh/result.json', 'googlebench/repetitions.json',
     'hyperfine/sleep.json', 'hyperfine/param.json', 'criterion/cargo-criterion.ndjson',
+    'pytest-benchmark/pytest.json', 'gobench/go-bench.txt', 'gobench/go-bench.json',
+    'perf/perf-stat.csv', 'perf/perf-stat.json',
   ].map((f) => path.join(FIXTURES, 'import', f)),
   folder: path.join(FIXTURES, 'import/criterion/target-criterion'),
 };

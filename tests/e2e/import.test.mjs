@@ -1,5 +1,5 @@
 // Results of other harnesses (docs/importers.md) in the page: every import
-// fixture opened through the file picker, a Criterion.rs folder through the
+// fixture (JSON, JSON lines, Go's text, perf's CSV) opened through the file picker, a Criterion.rs folder through the
 // folder picker; each series' mean and SD, and the per-execution statistics
 // (pyperf worker runs, JMH forks), equal `tickbook analyze --json` for the
 // same files, which the Rust tests tie to the tools' own figures; the file
@@ -61,6 +61,10 @@ test('every import fixture loads in the page with the CLI\'s numbers and its ori
     const jmh = await readFile(path.join(IMPORT, 'jmh/result.json'));
     await page.setInputFiles('[data-testid=file-input]', { name: 'cut-jmh.json', mimeType: 'application/json', buffer: jmh.subarray(0, jmh.length >> 1) });
     await waitForFiles(page, FILES.length + 2, 120_000);
+    // Past a dozen cells the rest wait as placeholders until scrolled to:
+    // build them all, as printing does.
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=cell-placeholder]'));
 
     const rows = await page.$$eval('[data-testid=file-row]', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.file, {
       status: tr.dataset.status,

@@ -105,6 +105,19 @@ function plainUnit(v, unit) {
   return [1, unit];
 }
 
+/**
+ * An x domain around the value when every measurement is the same (one run
+ * of perf stat, Go's 0 B/op): Plot's domain would have no width, every mark
+ * would sit mid-axis with a single tick printed at full precision.
+ */
+function constantDomain(x, v) {
+  if (x.summary.min !== x.summary.max) return {};
+  const c = v(x.summary.min);
+  const d = Math.abs(c) * 0.1 || 1;
+  // Measurements are ≥ 0: no negative axis under a constant 0.
+  return { domain: [c >= 0 ? Math.max(0, c - d) : c - d, c + d] };
+}
+
 function boxPlot(x) {
   // Plot in the series' own unit scaled to a readable time unit (display only).
   const [scale, unitLabel] = x.unit_ns != null ? timeUnit(x.summary.median * x.unit_ns) : plainUnit(x.summary.median, x.unit);
@@ -133,7 +146,7 @@ function boxPlot(x) {
       height: 56 + rows.length * 26,
       marginLeft: 110,
       marginBottom: 36,
-      x: { label: `${x.name} (${unitLabel}) →`, grid: true, nice: true },
+      x: { label: `${x.name} (${unitLabel}) →`, grid: true, nice: true, ...constantDomain(x, v) },
       y: { domain: rows, label: null, padding: 0.25 },
       symbol: { domain: ['outlier', 'extreme outlier'], range: ['circle', 'times'] },
       marks: [
