@@ -766,6 +766,21 @@ fn new_formats_are_detected_by_content() {
     }
 }
 
+/// A stream of one line is one JSON document (`perf stat -j -e task-clock`,
+/// a lone `go test -json` event): read by its shape, as the stream would be.
+#[test]
+fn one_line_streams_are_read_by_their_shape() {
+    let perf = text("perf/perf-stat.json");
+    let first = perf.lines().next().unwrap();
+    let r = analyze_bytes("one.json", first.as_bytes(), &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(series(&r, "task-clock").summary.mean, 201.205189);
+    let go = r#"{"Action":"output","Package":"p","Output":"BenchmarkX-2 10 5.5 ns/op\n"}"#;
+    let r = analyze_bytes("one.json", go.as_bytes(), &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(series(&r, "BenchmarkX").summary.mean, 5.5);
+}
+
 #[test]
 fn a_file_no_reader_accepts_lists_each_format_and_why() {
     for (text, why) in [

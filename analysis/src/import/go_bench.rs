@@ -388,6 +388,27 @@ mod tests {
         let s = read_text("t", b"BenchmarkX 1 5 ns/op\nBenchmarkX-2 1 6 ns/op\n").unwrap();
         assert_eq!(s.series[0].name, "BenchmarkX");
         assert_eq!(s.series[1].name, "BenchmarkX-2");
+        // -json: a result line split over two output events, two packages.
+        let stream = [
+            r#"{"Action":"output","Package":"a","Output":"BenchmarkX-2   \t"}"#,
+            r#"{"Action":"output","Package":"b","Output":"BenchmarkX-2 4 9 ns/op\n"}"#,
+            r#"{"Action":"output","Package":"a","Output":"  100\t  5 ns/op\n"}"#,
+            r#"{"Action":"pass","Package":"a"}"#,
+        ]
+        .join("\n");
+        let s = read_json_stream("t", stream.as_bytes()).unwrap();
+        let got: Vec<_> = s
+            .series
+            .iter()
+            .map(|x| (x.name.as_str(), x.executions.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a.BenchmarkX", vec![vec![5.0]]),
+                ("b.BenchmarkX", vec![vec![9.0]])
+            ]
+        );
         let e = read_text("t", b"BenchmarkX 1 5 ns/op\nBenchmarkX 1 5 ns/op 3\n").unwrap_err();
         assert_eq!(e.path.as_deref(), Some("line 2"));
         assert!(e.message.starts_with("Go test -bench text: "), "{e}");
