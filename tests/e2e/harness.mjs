@@ -216,4 +216,12 @@ export const IMPORT_FIXTURES = {
     'hyperfine/sleep.json', 'hyperfine/param.json', 'criterion/cargo-criterion.ndjson',
   ].map((f) => path.join(FIXTURES, 'import', f)),
   folder: path.join(FIXTURES, 'import/criterion/target-criterion'),
+  // Inputs that were refused or lost data before: gzip, aggregates only,
+  // counters and BigO, failed runs, a Criterion folder with Flat sampling.
+  more: {
+    files: [
+      'pyperf/gz/timeit.json.gz', 'googlebench/aggregates.json', 'googlebench/complexity.json', 'hyperfine/exit-codes.json',
+    ].map((f) => path.join(FIXTURES, 'import', f)),
+    folder: path.join(FIXTURES, 'import/criterion/target-criterion-flat'),
+  },
 };
