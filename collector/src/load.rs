@@ -181,7 +181,7 @@ mod tests {
             .iter()
             .map(|i| i.name.rsplit('/').next().unwrap_or(""))
             .collect();
-        assert_eq!(names, ["param.json", "sleep.json"]);
+        assert_eq!(names, ["exit-codes.json", "param.json", "sleep.json"]);
 
         let missing = load_inputs(&[fixture("no-such-file.json")], &Limits::default());
         assert!(missing[0]

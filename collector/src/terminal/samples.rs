@@ -341,7 +341,7 @@ fn flatten(v: &serde_json::Value, key: &str, out: &mut Vec<String>) {
         other => other.to_string(),
     };
     match v {
-        Value::Object(o) => {
+        Value::Object(o) if !o.is_empty() => {
             for (k, x) in o {
                 let k = if key.is_empty() {
                     k.clone()
@@ -362,7 +362,7 @@ fn flatten(v: &serde_json::Value, key: &str, out: &mut Vec<String>) {
             format!(
                 "{key} {}",
                 match other {
-                    Value::Array(_) => other.to_string(),
+                    Value::Array(_) | Value::Object(_) => other.to_string(),
                     x => scalar(x),
                 }
             )

@@ -106,7 +106,7 @@ const LIST_SHOWN = 12;
 /** `[key, text]` pairs of a metadata value: nested keys joined by dots, lists as `[a, b, …]`. */
 function flatMetadata(v, key = '', out = []) {
   const scalar = (x) => (typeof x === 'string' ? x : JSON.stringify(x));
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
+  if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) {
     for (const [k, x] of Object.entries(v)) flatMetadata(x, key ? `${key}.${k}` : k, out);
   } else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) {
     const items = v.slice(0, LIST_SHOWN).map(scalar);
