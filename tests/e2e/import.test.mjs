@@ -156,7 +156,8 @@ test('inputs once refused or stripped load with the CLI\'s numbers, their warnin
 
     // Metadata as the file records it: BigO fit, counters, exit codes, throughput.
     const meta = (file, series, key) => page.$eval(
-      `[data-testid=samples-cell][data-file="${file}"] [data-testid=series-metadata-row][data-series="${series}"] [data-key="${key}"]`,
+      // JSON strings are CSS strings: names with quotes (sh -c "exit 3") stay whole.
+      `[data-testid=samples-cell][data-file=${JSON.stringify(file)}] [data-testid=series-metadata-row][data-series=${JSON.stringify(series)}] [data-key=${JSON.stringify(key)}]`,
       (e) => e.dataset.value,
     ).catch(() => null);
     const complexity = JSON.parse(await readFile(files[2], 'utf8')).benchmarks;
@@ -171,7 +172,11 @@ test('inputs once refused or stripped load with the CLI\'s numbers, their warnin
     assert.equal(await meta(folderName, 'linear/sum 4096 bytes', 'throughput.Bytes'), String(bench.throughput.Bytes));
     assert.equal(await meta(folderName, 'flat/fib 15', 'sampling_mode'), 'Flat');
 
-    await page.locator('[data-testid=samples-cell][data-file="complexity.json"] [data-testid=series-metadata]').screenshot({ path: path.join(ARTIFACTS, 'import-metadata.png') });
+    const table = page.locator('[data-testid=samples-cell][data-file="complexity.json"] [data-testid=series-metadata]');
+    // Off-screen cells are not painted: bring it into view, let it paint.
+    await table.scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await table.screenshot({ path: path.join(ARTIFACTS, 'import-metadata.png') });
     await page.locator('#files').screenshot({ path: path.join(ARTIFACTS, 'import-more-files.png') });
     assert.deepEqual(problems.pageErrors, [], 'page errors');
     assert.deepEqual(problems.consoleErrors, [], 'console errors');

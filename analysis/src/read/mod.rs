@@ -233,7 +233,7 @@ fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile
                 .map(|(f, s)| format!(
                     "{} ({})",
                     f.strip_prefix(&prefix).unwrap_or(f),
-                    s.source.as_deref().unwrap_or("samples")
+                    s.source.as_deref().unwrap_or("no source recorded")
                 ))
                 .collect::<Vec<_>>()
                 .join(", ")
