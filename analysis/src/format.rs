@@ -169,6 +169,11 @@ pub struct SamplesFile {
     #[serde(default)]
     pub host: Option<Value>,
     pub series: Vec<Series>,
+    /// What the reader of the file should know, shown as the file's
+    /// warnings: an importer says here what it could not read (a benchmark
+    /// of a folder, a command whose every run failed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Measurements of one quantity, grouped by execution (one group per process

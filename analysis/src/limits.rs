@@ -11,7 +11,8 @@
 //! 100 000 are 40 GB). They are checked before the work they guard: the
 //! size before a file is read (`check_size`), the counts of numbers and
 //! other values by a scan of the bytes before they are parsed
-//! (`check_counts`), the series once the file is read and before it is
+//! (`check_counts`; a gzip-compressed file's size is checked again as it is
+//! inflated, `read::gzip`), the series once the file is read and before it is
 //! analysed (`check_series`).
 //!
 //! `tickbook analyze` and `tickbook report` raise them with environment
@@ -162,6 +163,19 @@ impl Limits {
             }
         }
         Ok(())
+    }
+
+    /// The error for a compressed file whose content is bigger than a file
+    /// may be (found while inflating it, which stops there).
+    pub fn inflated_too_big(&self, file: &str) -> ReadError {
+        exceeded(
+            file,
+            format!(
+                "the gzip-compressed file decompresses to more than {}, the most a file may have",
+                bytes(self.file_bytes)
+            ),
+            VARS[0],
+        )
     }
 
     /// Refuse a file of more series than the limit, before it is analysed.

@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use tickbook_analysis::read::{read_document, Document};
+use tickbook_analysis::limits::Limits;
+use tickbook_analysis::read::{read_document, read_document_within, Document};
 use tickbook_analysis::report::{
     analyze_bytes, analyze_entries, FileReport, Options, SeriesReport,
 };
@@ -222,7 +223,13 @@ fn jmh_score_and_error_per_fork() {
 }
 
 fn criterion_entries() -> Vec<(String, Vec<u8>)> {
-    let root = dir().join("criterion/target-criterion");
+    entries("criterion/target-criterion")
+}
+
+/// A fixture folder's files as (path relative to it, bytes), as the command
+/// line and the page hand a folder to the analysis.
+fn entries(rel: &str) -> Vec<(String, Vec<u8>)> {
+    let root = dir().join(rel);
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(d) = stack.pop() {
@@ -863,4 +870,396 @@ fn broken_new_formats_name_format_and_place() {
         let e = error_of(rel, &b[..b.len() / 2 + 7]);
         assert!(e.message.starts_with(label), "{rel}: {e}");
     }
+}
+
+/// Criterion's printed `time: [lo estimate hi]` of a benchmark, in ns, from
+/// the saved console output of the run that wrote the folder.
+fn criterion_printed(console: &str, bench: &str) -> [f64; 3] {
+    let lines: Vec<&str> = console.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(bench))
+        .unwrap_or_else(|| panic!("{bench} not in the console output"));
+    let line = lines[at..].iter().find(|l| l.contains("time:")).unwrap();
+    let inside = line.split('[').nth(1).unwrap().split(']').next().unwrap();
+    let parts: Vec<&str> = inside.split_whitespace().collect();
+    let scale = |u: &str| match u {
+        "ps" => 1e-3,
+        "ns" => 1.0,
+        "µs" | "us" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        other => panic!("unit {other}"),
+    };
+    let v = |i: usize| parts[2 * i].parse::<f64>().unwrap() * scale(parts[2 * i + 1]);
+    [v(0), v(1), v(2)]
+}
+
+/// Agreement to the 5 significant digits Criterion and others print.
+fn printed_close(a: f64, printed: f64, what: &str) {
+    assert!(
+        (a - printed).abs() <= 5e-5 * printed.abs(),
+        "{what}: tickbook {a} vs printed {printed}"
+    );
+}
+
+/// Flat sampling writes `"slope": null` in estimates.json; the folder used
+/// to be refused whole for it. Criterion then prints the mean's CI.
+#[test]
+fn criterion_flat_sampling_and_throughput_are_read() {
+    let root = "criterion/target-criterion-flat";
+    let r = analyze_entries(root, &entries(root), &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let console = String::from_utf8(bytes("criterion/flat-console.txt")).unwrap();
+    for (bench, mode) in [("flat/fib 15", "Flat"), ("linear/sum 4096 bytes", "Linear")] {
+        let est = json(&format!("{root}/{bench}/new/estimates.json"));
+        let sample = json(&format!("{root}/{bench}/new/sample.json"));
+        let s = series(&r, bench);
+        let pe = |k: &str| est[k]["point_estimate"].as_f64().unwrap();
+        close(s.summary.mean, pe("mean"), "criterion mean");
+        close(sd(s), pe("std_dev"), "criterion std_dev");
+        close(s.summary.median, pe("median"), "criterion median");
+        let meta = s.metadata.as_ref().unwrap();
+        assert_eq!(meta["sampling_mode"], mode);
+        assert_eq!(sample["sampling_mode"], mode);
+        let ts = s.tool_statistics.as_ref().unwrap();
+        let printed = criterion_printed(&console, bench);
+        if mode == "Flat" {
+            assert!(est["slope"].is_null());
+            assert!(ts.get("slope").is_none());
+            let iters = sample["iters"].as_array().unwrap();
+            assert!(iters.iter().all(|n| *n == iters[0]), "flat: one count");
+            // Criterion prints the mean when there is no slope.
+            printed_close(s.summary.mean, printed[1], "printed mean");
+        } else {
+            assert_eq!(
+                ts["slope"]["point_estimate"],
+                est["slope"]["point_estimate"]
+            );
+            printed_close(pe("slope"), printed[1], "printed slope");
+        }
+    }
+    let bench = json(&format!("{root}/linear/sum 4096 bytes/new/benchmark.json"));
+    assert_eq!(bench["throughput"]["Bytes"], 4096);
+    let s = series(&r, "linear/sum 4096 bytes");
+    assert_eq!(
+        s.metadata.as_ref().unwrap()["throughput"],
+        bench["throughput"]
+    );
+    assert!(series(&r, "flat/fib 15")
+        .metadata
+        .as_ref()
+        .unwrap()
+        .get("throughput")
+        .is_none());
+}
+
+/// One unreadable benchmark is named in a warning; the others are read.
+#[test]
+fn one_bad_criterion_benchmark_does_not_hide_the_others() {
+    let cut = |entries: &mut Vec<(String, Vec<u8>)>, file: &str| {
+        let e = entries.iter_mut().find(|(p, _)| p == file).unwrap();
+        e.1.truncate(e.1.len() / 2);
+    };
+    let mut e = criterion_entries();
+    cut(&mut e, "tiny/sum 100/new/sample.json");
+    let r = analyze_entries("target-criterion", &e, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    let s = r.samples.as_ref().unwrap();
+    assert_eq!(
+        s.series.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
+        ["tiny/fib 10"]
+    );
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].starts_with(
+            "benchmark \"tiny/sum 100\" not read: target-criterion/tiny/sum 100/new/sample.json: "
+        ),
+        "{}",
+        r.warnings[0]
+    );
+    // Broken estimates: the samples are read, the estimates named.
+    let mut e = criterion_entries();
+    cut(&mut e, "tiny/fib 10/new/estimates.json");
+    let r = analyze_entries("target-criterion", &e, &Options::default());
+    assert_eq!(r.samples.as_ref().unwrap().series.len(), 2);
+    assert!(series(&r, "tiny/fib 10").tool_statistics.is_none());
+    assert!(
+        r.warnings[0].contains("not Criterion's estimates"),
+        "{:?}",
+        r.warnings
+    );
+    // Every benchmark broken: an error, the first one's.
+    let mut e = criterion_entries();
+    cut(&mut e, "tiny/sum 100/new/sample.json");
+    cut(&mut e, "tiny/fib 10/new/sample.json");
+    let r = analyze_entries("target-criterion", &e, &Options::default());
+    let err = r.error.unwrap();
+    assert_eq!(err.file, "target-criterion/tiny/fib 10/new/sample.json");
+    assert!(err.message.contains("1 other benchmarks"), "{err}");
+}
+
+/// `--benchmark_report_aggregates_only=true`: no repetitions in the file,
+/// only the tool's statistics; they used to be refused.
+#[test]
+fn google_benchmark_aggregates_only_are_the_tools_statistics() {
+    let rel = "googlebench/aggregates.json";
+    let r = report(rel);
+    let doc = json(rel);
+    let entries = doc["benchmarks"].as_array().unwrap();
+    assert!(entries.iter().all(|e| e["run_type"] == "aggregate"));
+    let mut checked = 0;
+    for e in entries.iter().filter(|e| e["aggregate_name"] == "mean") {
+        let run = e["run_name"].as_str().unwrap();
+        for which in ["real_time", "cpu_time"] {
+            let s = series(&r, &format!("{run} {which}"));
+            assert_eq!((s.executions, s.measurements), (1, 1));
+            assert_eq!(s.summary.mean, e[which].as_f64().unwrap());
+            let ts = s.tool_statistics.as_ref().unwrap();
+            for a in entries.iter().filter(|a| a["run_name"] == run) {
+                let k = a["aggregate_name"].as_str().unwrap();
+                if matches!(k, "BigO" | "RMS") {
+                    continue;
+                }
+                assert_eq!(ts[k]["value"], a[which], "{run} {k}");
+            }
+            assert_eq!(s.metadata.as_ref().unwrap()["repetitions"], e["iterations"]);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4, "{checked}");
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("aggregates only") && w.contains("no raw samples")),
+        "{:?}",
+        r.warnings
+    );
+    // What the tool printed for the same run: its mean real time per
+    // benchmark, to the digits it prints.
+    let console = String::from_utf8(bytes("googlebench/aggregates-console.txt")).unwrap();
+    let mut printed = 0;
+    for line in console.lines() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        let Some(run) = cols.first().and_then(|c| c.strip_suffix("_mean")) else {
+            continue;
+        };
+        let s = series(&r, &format!("{run} real_time"));
+        let shown: f64 = cols[1].parse().unwrap();
+        assert!(
+            (s.summary.mean - shown).abs() <= 0.5 + 1e-9 * shown,
+            "{run}: {} vs printed {shown}",
+            s.summary.mean
+        );
+        printed += 1;
+    }
+    assert_eq!(printed * 2, checked);
+}
+
+/// User counters, iteration counts and a family's complexity fit were
+/// dropped; they are the series' metadata now.
+#[test]
+fn google_benchmark_counters_iterations_and_big_o_are_kept() {
+    let rel = "googlebench/complexity.json";
+    let r = report(rel);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let doc = json(rel);
+    let entries = doc["benchmarks"].as_array().unwrap();
+    let big_o = entries
+        .iter()
+        .find(|e| e["aggregate_name"] == "BigO")
+        .unwrap();
+    let rms = entries
+        .iter()
+        .find(|e| e["aggregate_name"] == "RMS")
+        .unwrap();
+    let reps: Vec<&Value> = entries
+        .iter()
+        .filter(|e| e["run_name"] == "BM_Sort/256" && e["run_type"] == "iteration")
+        .collect();
+    assert!(reps.len() >= 2);
+    for which in ["real_time", "cpu_time"] {
+        let s = series(&r, &format!("BM_Sort/256 {which}"));
+        let m = s.metadata.as_ref().unwrap();
+        for counter in ["items_per_second", "sorts", "len"] {
+            let want: Vec<&Value> = reps.iter().map(|e| &e[counter]).collect();
+            let got: Vec<&Value> = m["counters"][counter].as_array().unwrap().iter().collect();
+            assert_eq!(got, want, "{counter}");
+        }
+        let iters: Vec<&Value> = reps.iter().map(|e| &e["iterations"]).collect();
+        assert_eq!(
+            m["iterations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .collect::<Vec<_>>(),
+            iters
+        );
+        assert_eq!(m["complexity"]["BigO"]["big_o"], big_o["big_o"]);
+        assert_eq!(
+            m["complexity"]["BigO"]["cpu_coefficient"],
+            big_o["cpu_coefficient"]
+        );
+        assert_eq!(m["complexity"]["RMS"]["rms"], rms["rms"]);
+    }
+    // Not a family member: no fit.
+    let acc = series(&r, "BM_Accumulate real_time");
+    assert!(acc.metadata.as_ref().unwrap().get("complexity").is_none());
+    assert!(acc.metadata.as_ref().unwrap()["counters"]["bytes_per_second"].is_array());
+    // The older fixture's counter was dropped too.
+    let r = report("googlebench/repetitions.json");
+    assert!(series(&r, "BM_Sort/64 real_time")
+        .metadata
+        .as_ref()
+        .unwrap()["counters"]["items_per_second"]
+        .is_array());
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// pyperf writes `.json.gz`; any format may be compressed. They used to be
+/// "not valid JSON".
+#[test]
+fn gzip_input_is_read_by_its_content_within_the_limit() {
+    let rel = "pyperf/gz/timeit.json.gz";
+    let r = report(rel);
+    let expected = json("pyperf/gz-expected.json");
+    for e in expected["timeit.json.gz"].as_array().unwrap() {
+        let s = series(&r, e["name"].as_str().unwrap());
+        close(s.summary.mean, e["mean"].as_f64().unwrap(), "pyperf mean");
+        close(sd(s), e["stdev"].as_f64().unwrap(), "pyperf stdev");
+        close(
+            s.summary.median,
+            e["median"].as_f64().unwrap(),
+            "pyperf median",
+        );
+        assert_eq!(s.executions as u64, e["runs_with_values"].as_u64().unwrap());
+    }
+    // Any format: a hyperfine file compressed here reads as the file itself.
+    let plain = report("hyperfine/sleep.json");
+    let packed = analyze_bytes(
+        "sleep.json.gz",
+        &gzip(&bytes("hyperfine/sleep.json")),
+        &Options::default(),
+    );
+    assert!(packed.ok, "{:?}", packed.error);
+    let (a, b) = (plain.samples.unwrap(), packed.samples.unwrap());
+    for (x, y) in a.series.iter().zip(&b.series) {
+        assert_eq!((&x.name, x.summary.mean), (&y.name, y.summary.mean));
+    }
+    // The size limit applies to what the file inflates to.
+    let text = bytes("pyperf/suite.json");
+    let small = Limits {
+        file_bytes: text.len() as u64 - 1,
+        ..Limits::default()
+    };
+    let e = match read_document_within("suite.json.gz", &gzip(&text), &small) {
+        Err(e) => e,
+        Ok(_) => panic!("inflated beyond the limit, yet read"),
+    };
+    assert!(e.message.contains("decompresses to more than"), "{e}");
+    let fits = Limits {
+        file_bytes: text.len() as u64,
+        ..Limits::default()
+    };
+    assert!(read_document_within("suite.json.gz", &gzip(&text), &fits).is_ok());
+}
+
+/// A folder bundle without Criterion results: every file is read (it used
+/// to be refused unless it held exactly one file).
+#[test]
+fn a_folder_of_several_result_files_reads_each() {
+    let e = vec![
+        ("timeit.json".to_string(), bytes("pyperf/timeit.json")),
+        ("suite.json".to_string(), bytes("pyperf/suite.json")),
+    ];
+    let r = analyze_entries("runs", &e, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    let direct = report("pyperf/suite.json");
+    let s = series(&r, "suite.json: sort 100");
+    close(
+        s.summary.mean,
+        series(&direct, "sort 100").summary.mean,
+        "same numbers",
+    );
+    assert_eq!(r.samples.as_ref().unwrap().series.len(), 4 + 2);
+    assert!(r
+        .info
+        .unwrap()
+        .source
+        .unwrap()
+        .starts_with("2 files of runs: suite.json (pyperf 2.10.0"));
+    // The page's bundle of the same folder.
+    let bundle = serde_json::json!({"tickbook_folder": 1, "entries": e.iter()
+        .map(|(p, b)| serde_json::json!({"path": p, "text": String::from_utf8_lossy(b)}))
+        .collect::<Vec<_>>()});
+    let r = analyze_bytes(
+        "runs/",
+        &serde_json::to_vec(&bundle).unwrap(),
+        &Options::default(),
+    );
+    assert!(r.ok, "{:?}", r.error);
+    // One bad file is named; the other is read.
+    let mut bad = e.clone();
+    bad[0].1.truncate(100);
+    let r = analyze_entries("runs", &bad, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.starts_with("not read: runs/timeit.json: ")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+/// Exit codes and parameters were dropped, and a command whose every run
+/// failed was analysed without a word.
+#[test]
+fn hyperfine_exit_codes_parameters_and_failed_runs() {
+    let rel = "hyperfine/exit-codes.json";
+    let r = report(rel);
+    let results = json(rel)["results"].as_array().unwrap().clone();
+    let mut all_failed = 0;
+    for res in &results {
+        let command = res["command"].as_str().unwrap();
+        let s = series(&r, command);
+        close(
+            s.summary.mean,
+            res["mean"].as_f64().unwrap(),
+            "hyperfine mean",
+        );
+        let m = s.metadata.as_ref().unwrap();
+        assert_eq!(m["exit_codes"], res["exit_codes"]);
+        assert_eq!(m["parameters"], res["parameters"]);
+        let codes = res["exit_codes"].as_array().unwrap();
+        let failing = codes.iter().all(|c| c != 0);
+        let warned = r
+            .warnings
+            .iter()
+            .any(|w| w.starts_with(&format!("\"{command}\": every run failed")));
+        assert_eq!(warned, failing, "{command}: {:?}", r.warnings);
+        all_failed += usize::from(failing);
+    }
+    assert_eq!(all_failed, 1);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+}
+
+/// What a tool writes beside the times reaches the report (and from there
+/// the terminal and the page).
+#[test]
+fn pyperf_metadata_is_in_the_report() {
+    let r = report("pyperf/suite.json");
+    let doc = json("pyperf/suite.json");
+    let s = series(&r, "sort 100");
+    let m = &s.metadata.as_ref().unwrap()["pyperf_metadata"];
+    assert_eq!(m["name"], "sort 100");
+    assert_eq!(m["perf_version"], doc["metadata"]["perf_version"]);
+    assert!(s.metadata.as_ref().unwrap().get("tool").is_none());
 }

@@ -3,7 +3,8 @@
 //! dropped on them (web/src/app/intake.js): a file is one input; a folder that
 //! holds Criterion.rs results (a `sample.json` anywhere in it) is one input,
 //! its JSON files bundled as the page bundles them
-//! (`import::folder_bundle`); any other folder is each JSON file in it.
+//! (`import::folder_bundle`); any other folder is each JSON file in it
+//! (`.json`, `.ndjson`, `.jsonl`, each also gzip-compressed as `.gz`).
 //! A file bigger than the limit (`tickbook_analysis::limits`) is refused by
 //! its size, before it is read.
 
@@ -63,6 +64,12 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
                     .iter()
                     .any(|f| f.ends_with("/sample.json") || f == "sample.json") =>
             {
+                // The bundle holds text: compressed files are no part of a
+                // Criterion tree.
+                let files: Vec<&String> = files
+                    .iter()
+                    .filter(|f| !f.to_ascii_lowercase().ends_with(".gz"))
+                    .collect();
                 // The bundle is one input: its files' sizes together.
                 let size = files
                     .iter()
@@ -73,7 +80,7 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
                 let bundle = size.and_then(|_| {
                     files
                         .iter()
-                        .map(|rel| Ok((rel.clone(), std::fs::read(path.join(rel))?)))
+                        .map(|rel| Ok(((*rel).clone(), std::fs::read(path.join(rel))?)))
                         .collect::<std::io::Result<Vec<_>>>()
                         .map(|entries| tickbook_analysis::import::folder_bundle(&entries))
                         .map_err(|e| format!("cannot read the folder: {e}"))
@@ -96,7 +103,24 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
     out
 }
 
-/// The JSON files (`.json`, `.ndjson`, `.jsonl`) under `root` as paths
+/// Names a folder's results go by: JSON, JSON lines, and either
+/// gzip-compressed (pyperf writes `.json.gz`; the format is then told by
+/// the content, as always).
+const RESULT_ENDINGS: [&str; 6] = [
+    ".json",
+    ".ndjson",
+    ".jsonl",
+    ".json.gz",
+    ".ndjson.gz",
+    ".jsonl.gz",
+];
+
+fn is_result_file(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    RESULT_ENDINGS.iter().any(|e| name.ends_with(e))
+}
+
+/// The result files (`RESULT_ENDINGS`) under `root` as paths
 /// relative to it with `/` separators, sorted. Symbolic links are not
 /// followed (no cycles); `base`, `change` and `report` folders are skipped.
 fn json_files(root: &Path) -> std::io::Result<Vec<String>> {
@@ -112,13 +136,7 @@ fn json_files(root: &Path) -> std::io::Result<Vec<String>> {
                 if !SKIP_DIRS.iter().any(|d| name == *d) {
                     stack.push(path);
                 }
-            } else if kind.is_file()
-                && path.extension().is_some_and(|x| {
-                    ["json", "ndjson", "jsonl"]
-                        .iter()
-                        .any(|j| x.eq_ignore_ascii_case(j))
-                })
-            {
+            } else if kind.is_file() && is_result_file(&name.to_string_lossy()) {
                 let rel = path.strip_prefix(root).unwrap_or(&path);
                 out.push(
                     rel.components()
@@ -163,12 +181,37 @@ mod tests {
             .iter()
             .map(|i| i.name.rsplit('/').next().unwrap_or(""))
             .collect();
-        assert_eq!(names, ["param.json", "sleep.json"]);
+        assert_eq!(names, ["exit-codes.json", "param.json", "sleep.json"]);
 
         let missing = load_inputs(&[fixture("no-such-file.json")], &Limits::default());
         assert!(missing[0]
             .bytes
             .as_ref()
             .is_err_and(|e| e.starts_with("cannot read the file")));
+    }
+
+    /// pyperf writes `.json.gz`: a folder of such files is its files, each
+    /// read by its content (the analysis inflates it).
+    #[test]
+    fn a_folder_of_pyperf_files_compressed_or_not_is_its_files() {
+        let inputs = load_inputs(&[fixture("import/pyperf/gz")], &Limits::default());
+        let names: Vec<&str> = inputs
+            .iter()
+            .map(|i| i.name.rsplit('/').next().unwrap_or(""))
+            .collect();
+        assert_eq!(names, ["suite.json", "timeit.json.gz"]);
+        for i in &inputs {
+            let bytes = i.bytes.as_ref().expect("readable");
+            let r = tickbook_analysis::report::analyze_bytes(
+                &i.name,
+                bytes,
+                &tickbook_analysis::report::Options::default(),
+            );
+            assert!(r.ok, "{}: {:?}", i.name, r.error);
+            assert!(r
+                .info
+                .and_then(|x| x.source)
+                .is_some_and(|s| s.starts_with("pyperf 2.10.0")));
+        }
     }
 }

@@ -14,7 +14,8 @@ fn fixtures() -> PathBuf {
 }
 
 /// The importer fixtures the page loads (tests/e2e/harness.mjs
-/// IMPORT_FIXTURES): each tool's files and the Criterion.rs folder.
+/// IMPORT_FIXTURES, with `more`): each tool's files and the Criterion.rs
+/// folders.
 fn import_fixtures() -> Vec<PathBuf> {
     let import = fixtures().join("import");
     [
@@ -26,6 +27,11 @@ fn import_fixtures() -> Vec<PathBuf> {
         "hyperfine/param.json",
         "criterion/cargo-criterion.ndjson",
         "criterion/target-criterion",
+        "pyperf/gz/timeit.json.gz",
+        "googlebench/aggregates.json",
+        "googlebench/complexity.json",
+        "hyperfine/exit-codes.json",
+        "criterion/target-criterion-flat",
     ]
     .iter()
     .map(|f| import.join(f))
@@ -133,5 +139,20 @@ fn compare_accepts_a_criterion_folder_and_a_folder_of_result_files() {
 #[test]
 fn analyze_reads_a_folder_of_result_files_as_its_files() {
     let seen = terminal_agrees_with_json(&[fixtures().join("import/hyperfine")]);
-    assert_eq!(seen, ["samples", "samples"]);
+    assert_eq!(seen, ["samples", "samples", "samples"]);
+}
+
+/// An importer's warnings (a command whose every run failed, a file of
+/// aggregates only) are printed with the file, as `--json` has them.
+#[test]
+fn import_warnings_are_printed() {
+    for f in ["hyperfine/exit-codes.json", "googlebench/aggregates.json"] {
+        let (text, json) = common::analyze_both(&[fixtures().join("import").join(f)], 0);
+        let warnings = json[0]["warnings"].as_array().expect("warnings");
+        assert!(!warnings.is_empty(), "{f}: a warning");
+        for w in warnings {
+            let line = format!("   warning: {}", w.as_str().unwrap());
+            assert!(text.lines().any(|l| l == line), "{f}: {line} not printed");
+        }
+    }
 }

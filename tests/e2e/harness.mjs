@@ -218,4 +218,12 @@ export const IMPORT_FIXTURES = {
     'perf/perf-stat.csv', 'perf/perf-stat.json',
   ].map((f) => path.join(FIXTURES, 'import', f)),
   folder: path.join(FIXTURES, 'import/criterion/target-criterion'),
+  // Inputs that were refused or lost data before: gzip, aggregates only,
+  // counters and BigO, failed runs, a Criterion folder with Flat sampling.
+  more: {
+    files: [
+      'pyperf/gz/timeit.json.gz', 'googlebench/aggregates.json', 'googlebench/complexity.json', 'hyperfine/exit-codes.json',
+    ].map((f) => path.join(FIXTURES, 'import', f)),
+    folder: path.join(FIXTURES, 'import/criterion/target-criterion-flat'),
+  },
 };

@@ -128,6 +128,67 @@ test('every import fixture loads in the page with the CLI\'s numbers and its ori
   }
 });
 
+test('inputs once refused or stripped load with the CLI\'s numbers, their warnings and their metadata', { timeout: 180_000 }, async () => {
+  const { files, folder } = IMPORT_FIXTURES.more;
+  const folderName = `${path.basename(folder)}/`;
+  const reports = await analyzeJson([...files, folder]);
+  const want = Object.fromEntries(reports.map((r, i) => [i < files.length ? path.basename(r.file) : folderName, r]));
+  for (const [name, r] of Object.entries(want)) assert.ok(r.ok, `${name} must analyse: ${JSON.stringify(r.error)}`);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', files);
+    await page.setInputFiles('[data-testid=folder-input]', folder);
+    await waitForFiles(page, files.length + 1, 120_000);
+    const rows = await page.$$eval('[data-testid=file-row]', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.file, {
+      status: tr.dataset.status,
+      warnings: [...tr.querySelectorAll('[data-field=warnings] li')].map((li) => li.textContent),
+    }])));
+    for (const [name, r] of Object.entries(want)) {
+      assert.equal(rows[name]?.status, 'ok', `${name} loads`);
+      assert.deepEqual(rows[name].warnings, r.warnings, `${name}: the file list shows the CLI's warnings`);
+      const shown = await summaryOf(page, name);
+      assert.deepEqual(Object.keys(shown).sort(), r.samples.series.map((s) => s.name).sort(), `${name}: one row per series`);
+      for (const s of r.samples.series) {
+        for (const stat of ['mean', 'median', 'min', 'max']) {
+          assert.ok(sameNumber(num(shown[s.name][stat]), s.summary[stat]), `${name} ${s.name} ${stat}: page ${shown[s.name][stat]} vs CLI ${s.summary[stat]}`);
+        }
+      }
+    }
+    assert.ok(rows['exit-codes.json'].warnings.some((w) => / every run failed /.test(w)), 'a command whose every run failed is warned');
+    assert.ok(rows['aggregates.json'].warnings.some((w) => /no raw samples/.test(w)), 'aggregates only: no raw samples, said');
+
+    // Metadata as the file records it: BigO fit, counters, exit codes, throughput.
+    const meta = (file, series, key) => page.$eval(
+      // JSON strings are CSS strings: names with quotes (sh -c "exit 3") stay whole.
+      `[data-testid=samples-cell][data-file=${JSON.stringify(file)}] [data-testid=series-metadata-row][data-series=${JSON.stringify(series)}] [data-key=${JSON.stringify(key)}]`,
+      (e) => e.dataset.value,
+    ).catch(() => null);
+    const complexity = JSON.parse(await readFile(files[2], 'utf8')).benchmarks;
+    const bigO = complexity.find((b) => b.aggregate_name === 'BigO');
+    assert.equal(await meta('complexity.json', 'BM_Sort/256 real_time', 'complexity.BigO.big_o'), bigO.big_o);
+    assert.match(await meta('complexity.json', 'BM_Sort/256 real_time', 'counters.items_per_second') ?? '', /^\[\d/);
+    const hf = JSON.parse(await readFile(files[3], 'utf8')).results;
+    for (const res of hf) {
+      assert.equal(await meta('exit-codes.json', res.command, 'exit_codes'), `[${res.exit_codes.join(', ')}]`, `${res.command}: exit codes shown`);
+    }
+    const bench = JSON.parse(await readFile(path.join(folder, 'linear/sum 4096 bytes/new/benchmark.json'), 'utf8'));
+    assert.equal(await meta(folderName, 'linear/sum 4096 bytes', 'throughput.Bytes'), String(bench.throughput.Bytes));
+    assert.equal(await meta(folderName, 'flat/fib 15', 'sampling_mode'), 'Flat');
+
+    const table = page.locator('[data-testid=samples-cell][data-file="complexity.json"] [data-testid=series-metadata]');
+    // Off-screen cells are not painted: bring it into view, let it paint.
+    await table.scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await table.screenshot({ path: path.join(ARTIFACTS, 'import-metadata.png') });
+    await page.locator('#files').screenshot({ path: path.join(ARTIFACTS, 'import-more-files.png') });
+    assert.deepEqual(problems.pageErrors, [], 'page errors');
+    assert.deepEqual(problems.consoleErrors, [], 'console errors');
+  } finally {
+    await close();
+  }
+});
+
 test('tickbook report takes a Criterion folder and an imported file', { timeout: 120_000 }, async () => {
   const out = path.join(tmp, 'imported.html');
   const suite = path.join(IMPORT, 'pyperf/suite.json');

@@ -56,11 +56,15 @@ fn per_iteration(cx: &Checker, o: &Map<String, Value>, at: &str) -> Result<Vec<f
         .collect()
 }
 
-/// Criterion's estimates, trimmed to point estimates and CIs.
+/// Criterion's estimates with a point estimate each. An estimate recorded as
+/// `null` is left out: Flat sampling has no slope (`"slope": null`).
 fn estimates(cx: &Checker, v: &Value) -> Result<Value, ReadError> {
     let o = cx.obj(v, "")?;
     let mut out = Map::new();
     for (k, e) in o {
+        if e.is_null() {
+            continue;
+        }
         let eo = cx.obj(e, k)?;
         let pe = cx.field(eo, "point_estimate", k)?;
         cx.sample(pe, &format!("{k}.point_estimate"))?;
@@ -69,10 +73,19 @@ fn estimates(cx: &Checker, v: &Value) -> Result<Value, ReadError> {
     Ok(Value::Object(out))
 }
 
-fn series(name: String, xs: Vec<f64>, mode: Option<&Value>, est: Option<Value>) -> Series {
+fn series(
+    name: String,
+    xs: Vec<f64>,
+    mode: Option<&Value>,
+    est: Option<Value>,
+    throughput: Option<Value>,
+) -> Series {
     let mut extra = Map::new();
     if let Some(m) = mode {
         extra.insert("sampling_mode".into(), m.clone());
+    }
+    if let Some(t) = throughput {
+        extra.insert("throughput".into(), t);
     }
     extra.insert(
         "unit_note".into(),
@@ -101,7 +114,7 @@ pub(crate) fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, R
         .unwrap_or(cx.file)
         .trim_end_matches(".json")
         .to_string();
-    let s = series(name, xs, o.get("sampling_mode"), None);
+    let s = series(name, xs, o.get("sampling_mode"), None, None);
     samples_file(
         cx,
         "Criterion.rs (a lone sample.json: load the benchmark's folder for its name and estimates)"
@@ -119,7 +132,7 @@ fn parse(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
 /// A Criterion directory as (relative path, bytes) entries: every
 /// `…/sample.json` not under `base/` or `change/` is one benchmark, named by
 /// the `benchmark.json` beside it (else its directory). When the entries hold
-/// no `sample.json` but exactly one other file, that file is read as usual.
+/// no `sample.json`, each file is read as usual ([`Imported::Files`]).
 pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, ReadError> {
     let norm: Vec<(String, &[u8])> = entries
         .iter()
@@ -150,42 +163,49 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
         .collect();
     samples.sort_by(|a, b| a.0.cmp(&b.0));
     if samples.is_empty() {
-        if let [(p, b)] = norm.as_slice() {
-            return Ok(Imported::LoneFile {
-                folder: name.into(),
-                file: format!("{name}/{p}"),
-                bytes: b.to_vec(),
+        let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
+        if norm.is_empty() || (cbor && norm.iter().all(|(p, _)| p.ends_with(".cbor"))) {
+            return Err(ReadError {
+                file: name.into(),
+                path: None,
+                message: format!(
+                    "no Criterion.rs sample.json in this folder ({} files{}); tried {}",
+                    norm.len(),
+                    if cbor {
+                        "; cargo-criterion's .cbor data is not read: use cargo criterion --message-format=json"
+                    } else {
+                        ""
+                    },
+                    super::TRIED
+                ),
             });
         }
-        let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
-        return Err(ReadError {
-            file: name.into(),
-            path: None,
-            message: format!(
-                "no Criterion.rs sample.json in this folder ({} files{}); tried {}",
-                norm.len(),
-                if cbor {
-                    "; cargo-criterion's .cbor data is not read: use cargo criterion --message-format=json"
-                } else {
-                    ""
-                },
-                super::TRIED
-            ),
+        // Not a Criterion tree: each file is read as it would be alone, in
+        // path order whatever order the entries came in.
+        let mut files: Vec<(String, Vec<u8>)> = norm
+            .iter()
+            .map(|(p, b)| (format!("{name}/{p}"), b.to_vec()))
+            .collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        return Ok(Imported::Files {
+            folder: name.into(),
+            files,
         });
     }
+    // One benchmark that cannot be read (a file cut short, a newer layout)
+    // must not hide the others: it is named in the warnings instead.
     let mut series_out = Vec::new();
+    let mut warnings = Vec::new();
+    let mut first_error = None;
     for (path, bytes) in samples {
-        let file = format!("{name}/{path}");
-        let cx = Format::CriterionSample.checker(&file);
         let dir = path
             .strip_suffix("sample.json")
             .unwrap_or("")
             .trim_end_matches('/');
-        let v = parse(&cx, bytes)?;
-        let o = cx.obj(&v, "")?;
-        let xs = per_iteration(&cx, o, "")?;
-        let bench_name = find(dir, "benchmark.json")
-            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+        let bench =
+            find(dir, "benchmark.json").and_then(|b| serde_json::from_slice::<Value>(b).ok());
+        let bench_name = bench
+            .as_ref()
             .and_then(|b| b.get("full_id").and_then(Value::as_str).map(str::to_string))
             .unwrap_or_else(|| {
                 let d = dir
@@ -198,23 +218,60 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
                     d.to_string()
                 }
             });
-        let est = match find(dir, "estimates.json") {
-            Some(b) => {
-                let efile = format!("{name}/{dir}/estimates.json");
-                let ecx = Format::CriterionEstimates.checker(&efile);
-                Some(estimates(&ecx, &parse(&ecx, b)?)?)
+        let file = format!("{name}/{path}");
+        let cx = Format::CriterionSample.checker(&file);
+        let read = parse(&cx, bytes).and_then(|v| {
+            let o = cx.obj(&v, "")?;
+            Ok((per_iteration(&cx, o, "")?, o.get("sampling_mode").cloned()))
+        });
+        let (xs, mode) = match read {
+            Ok(r) => r,
+            Err(e) => {
+                warnings.push(format!("benchmark \"{bench_name}\" not read: {e}"));
+                first_error.get_or_insert(e);
+                continue;
             }
-            None => None,
         };
-        series_out.push(series(bench_name, xs, o.get("sampling_mode"), est));
+        let est = find(dir, "estimates.json").and_then(|b| {
+            let efile = format!("{name}/{dir}/estimates.json");
+            let ecx = Format::CriterionEstimates.checker(&efile);
+            match parse(&ecx, b).and_then(|v| estimates(&ecx, &v)) {
+                Ok(e) => Some(e),
+                Err(e) => {
+                    warnings.push(format!(
+                        "benchmark \"{bench_name}\": its samples are read, not Criterion's estimates: {e}"
+                    ));
+                    None
+                }
+            }
+        });
+        let throughput = bench
+            .as_ref()
+            .and_then(|b| b.get("throughput"))
+            .filter(|t| !t.is_null())
+            .cloned();
+        series_out.push(series(bench_name, xs, mode.as_ref(), est, throughput));
+    }
+    if series_out.is_empty() {
+        if let Some(mut e) = first_error {
+            if warnings.len() > 1 {
+                e.message = format!(
+                    "{} (and {} other benchmarks of the folder could not be read either)",
+                    e.message,
+                    warnings.len() - 1
+                );
+            }
+            return Err(e);
+        }
     }
     let cx = Format::CriterionSample.checker(name);
-    samples_file(
+    let mut file = samples_file(
         &cx,
         "Criterion.rs (target/criterion)".into(),
         Some(DESCRIPTION.into()),
         None,
         series_out,
-    )
-    .map(Imported::Samples)
+    )?;
+    file.warnings = warnings;
+    Ok(Imported::Samples(file))
 }

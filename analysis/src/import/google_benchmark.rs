@@ -8,6 +8,14 @@
 //! "aggregate"` (`_mean`, `_median`, `_stddev`, `_cv`, BigO, RMS) are the
 //! tool's statistics: never samples, kept under `metadata.tool_statistics`.
 //! Each benchmark gives two series, `NAME real_time` and `NAME cpu_time`.
+//!
+//! A file written with `--benchmark_report_aggregates_only=true` has no
+//! repetitions: its series hold the tool's `_mean` as their one measurement,
+//! its aggregates are the tool's statistics, and a warning says there are no
+//! raw samples. User counters (`items_per_second`, custom ones) are kept per
+//! repetition under `metadata.counters`, the iteration counts under
+//! `metadata.iterations`, and a family's complexity fit (`_BigO`, `_RMS`)
+//! under `metadata.complexity` of each of its benchmarks.
 
 use super::{metadata, samples_file};
 use crate::error::{Checker, ReadError};
@@ -16,12 +24,50 @@ use serde_json::{json, Map, Value};
 
 struct Bench {
     name: String,
+    family: Option<u64>,
     unit: String,
     real: Vec<f64>,
     cpu: Vec<f64>,
     iterations: Vec<Value>,
+    /// Counter name → its value in each repetition (null where a
+    /// repetition lacks it).
+    counters: Map<String, Value>,
     aggregates: Map<String, Value>,
     errors: Vec<String>,
+}
+
+/// Keys of a benchmark entry that are not user counters.
+const KNOWN: [&str; 24] = [
+    "name",
+    "family_index",
+    "per_family_instance_index",
+    "run_name",
+    "run_type",
+    "repetitions",
+    "repetition_index",
+    "threads",
+    "iterations",
+    "real_time",
+    "cpu_time",
+    "time_unit",
+    "aggregate_name",
+    "aggregate_unit",
+    "error_occurred",
+    "error_message",
+    "label",
+    "big_o",
+    "cpu_coefficient",
+    "real_coefficient",
+    "rms",
+    "complexity_n",
+    "skipped",
+    "skip_message",
+];
+
+/// An entry's user counters: its numeric keys that are not the tool's own.
+fn counters(o: &Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+    o.iter()
+        .filter(|(k, v)| v.is_number() && !KNOWN.contains(&k.as_str()))
 }
 
 pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
@@ -30,6 +76,8 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let entries = cx.arr(cx.field(top, "benchmarks", "")?, "benchmarks")?;
     let mut benches: Vec<Bench> = Vec::new();
     let mut aggregates_only = Vec::new();
+    // (family run_name, family_index, BigO or RMS, the fit)
+    let mut complexity: Vec<(String, Option<u64>, String, Value)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         let at = format!("benchmarks[{i}]");
         let o = cx.obj(e, &at)?;
@@ -46,15 +94,41 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             None => o.contains_key("aggregate_name"),
         };
         let unit = o.get("time_unit").and_then(Value::as_str).unwrap_or("ns");
+        let agg_name = o.get("aggregate_name").and_then(Value::as_str);
+        if aggregate && matches!(agg_name, Some("BigO" | "RMS")) {
+            // A complexity fit over a family's arguments: its run_name is the
+            // family's, not one benchmark's.
+            let mut a = Map::new();
+            for key in [
+                "big_o",
+                "cpu_coefficient",
+                "real_coefficient",
+                "rms",
+                "time_unit",
+            ] {
+                if let Some(x) = o.get(key) {
+                    a.insert(key.into(), x.clone());
+                }
+            }
+            complexity.push((
+                run_name.to_string(),
+                o.get("family_index").and_then(Value::as_u64),
+                agg_name.unwrap_or_default().to_string(),
+                Value::Object(a),
+            ));
+            continue;
+        }
         let idx = match benches.iter().position(|b| b.name == run_name) {
             Some(k) => k,
             None => {
                 benches.push(Bench {
                     name: run_name.to_string(),
+                    family: o.get("family_index").and_then(Value::as_u64),
                     unit: unit.to_string(),
                     real: Vec::new(),
                     cpu: Vec::new(),
                     iterations: Vec::new(),
+                    counters: Map::new(),
                     aggregates: Map::new(),
                     errors: Vec::new(),
                 });
@@ -63,11 +137,7 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         };
         let b = &mut benches[idx];
         if aggregate {
-            let agg = o
-                .get("aggregate_name")
-                .and_then(Value::as_str)
-                .unwrap_or(name)
-                .to_string();
+            let agg = agg_name.unwrap_or(name).to_string();
             let mut a = Map::new();
             for key in [
                 "real_time",
@@ -79,6 +149,10 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 if let Some(x) = o.get(key) {
                     a.insert(key.into(), x.clone());
                 }
+            }
+            let c: Map<String, Value> = counters(o).map(|(k, v)| (k.clone(), v.clone())).collect();
+            if !c.is_empty() {
+                a.insert("counters".into(), Value::Object(c));
             }
             b.aggregates.insert(agg, Value::Object(a));
             continue;
@@ -106,17 +180,59 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             .push(cx.sample(cx.field(o, "cpu_time", &at)?, &format!("{at}.cpu_time"))?);
         b.iterations
             .push(o.get("iterations").cloned().unwrap_or(Value::Null));
+        let rep = b.real.len() - 1;
+        for (k, v) in counters(o) {
+            let list = b
+                .counters
+                .entry(k.clone())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(xs) = list {
+                xs.resize(rep, Value::Null);
+                xs.push(v.clone());
+            }
+        }
     }
     let mut series = Vec::new();
     let mut failed = Vec::new();
-    for b in benches {
-        if b.real.is_empty() {
+    for mut b in benches {
+        let fits: Map<String, Value> = complexity
+            .iter()
+            .filter(|(family, index, _, _)| match (index, b.family) {
+                (Some(i), Some(f)) => *i == f,
+                _ => b.name.starts_with(&format!("{family}/")) || b.name == *family,
+            })
+            .map(|(_, _, k, v)| (k.clone(), v.clone()))
+            .collect();
+        let only_aggregates = b.real.is_empty();
+        if only_aggregates {
             if !b.errors.is_empty() {
                 failed.push(format!("{} ({})", b.name, b.errors.join("; ")));
-            } else if !b.aggregates.is_empty() {
-                aggregates_only.push(b.name);
+                continue;
             }
-            continue;
+            // Aggregates only: the tool's mean is the one measurement.
+            let mean = b.aggregates.get("mean");
+            let get = |which: &str| mean.and_then(|m| m.get(which)).and_then(Value::as_f64);
+            match (get("real_time"), get("cpu_time")) {
+                (Some(r), Some(c)) => {
+                    b.real
+                        .push(cx.sample(&r.into(), &format!("{} mean real_time", b.name))?);
+                    b.cpu
+                        .push(cx.sample(&c.into(), &format!("{} mean cpu_time", b.name))?);
+                    if let Some(u) = mean
+                        .and_then(|m| m.get("time_unit"))
+                        .and_then(Value::as_str)
+                    {
+                        b.unit = u.to_string();
+                    }
+                    aggregates_only.push(b.name.clone());
+                }
+                _ => {
+                    if !b.aggregates.is_empty() {
+                        failed.push(format!("{} (only aggregates, without a mean)", b.name));
+                    }
+                    continue;
+                }
+            }
         }
         for (which, xs) in [("real_time", b.real), ("cpu_time", b.cpu)] {
             let stats: Map<String, Value> = b
@@ -133,8 +249,32 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 .collect();
             let mut extra = Map::new();
             extra.insert("time".into(), json!(which));
-            extra.insert("iterations".into(), Value::Array(b.iterations.clone()));
             extra.insert("time_unit".into(), json!(b.unit));
+            if only_aggregates {
+                extra.insert(
+                    "aggregates_only".into(),
+                    json!("no repetitions in the file: the one measurement is the tool's mean"),
+                );
+                let counters: Map<String, Value> = b
+                    .aggregates
+                    .iter()
+                    .filter_map(|(k, a)| Some((k.clone(), a.get("counters")?.clone())))
+                    .collect();
+                if !counters.is_empty() {
+                    extra.insert("counters".into(), Value::Object(counters));
+                }
+                if let Some(n) = b.aggregates.get("mean").and_then(|m| m.get("iterations")) {
+                    extra.insert("repetitions".into(), n.clone());
+                }
+            } else {
+                extra.insert("iterations".into(), Value::Array(b.iterations.clone()));
+                if !b.counters.is_empty() {
+                    extra.insert("counters".into(), Value::Object(b.counters.clone()));
+                }
+            }
+            if !fits.is_empty() {
+                extra.insert("complexity".into(), Value::Object(fits.clone()));
+            }
             if !b.errors.is_empty() {
                 extra.insert("failed_repetitions".into(), json!(b.errors));
             }
@@ -155,14 +295,18 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
          per iteration) of one execution, since they run in one process; the tool's \
          aggregates are kept apart.",
     );
+    let mut warnings = Vec::new();
     if !aggregates_only.is_empty() {
-        description.push_str(&format!(
-            " Only aggregates, no repetitions (run without --benchmark_report_aggregates_only to import them): {}.",
+        let w = format!(
+            "aggregates only (--benchmark_report_aggregates_only): no raw samples for {}; each series holds the tool's mean as its one measurement, and its mean, median, stddev and cv are the tool's own. Run without that option to import the repetitions",
             aggregates_only.join(", ")
-        ));
+        );
+        description.push_str(&format!(" {w}."));
+        warnings.push(w);
     }
     if !failed.is_empty() {
         description.push_str(&format!(" Failed: {}.", failed.join(", ")));
+        warnings.push(format!("benchmarks that failed: {}", failed.join(", ")));
     }
     let version = context.get("library_version").and_then(Value::as_str);
     let source = format!(
@@ -179,5 +323,7 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                "cpu_scaling_enabled": context.get("cpu_scaling_enabled"),
                "library_build_type": context.get("library_build_type")})
     });
-    samples_file(cx, source, Some(description), host, series)
+    let mut file = samples_file(cx, source, Some(description), host, series)?;
+    file.warnings = warnings;
+    Ok(file)
 }

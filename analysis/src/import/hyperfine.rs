@@ -6,7 +6,9 @@
 //! measurement (seconds). hyperfine records user and system time only as
 //! means over the runs; they are kept with its other statistics under
 //! `metadata.tool_statistics`. `memory_usage_byte` (hyperfine ≥ 1.19), when
-//! present, becomes a series `COMMAND [max RSS]` in bytes.
+//! present, becomes a series `COMMAND [max RSS]` in bytes. Parameters and
+//! exit codes are kept in the metadata; a command whose runs exited non-zero
+//! (`--ignore-failure`) gets a warning, since its times may be of failures.
 
 use super::{metadata, samples_file};
 use crate::error::{Checker, ReadError};
@@ -17,6 +19,7 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let results = cx.arr(cx.field(top, "results", "")?, "results")?;
     let mut series = Vec::new();
+    let mut warnings = Vec::new();
     for (i, r) in results.iter().enumerate() {
         let at = format!("results[{i}]");
         let o = cx.obj(r, &at)?;
@@ -39,12 +42,34 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             );
         }
         if let Some(codes) = o.get("exit_codes") {
-            let failed = cx
-                .arr(codes, &format!("{at}.exit_codes"))?
-                .iter()
-                .filter(|c| c.as_i64() != Some(0))
-                .count();
+            let codes = cx.arr(codes, &format!("{at}.exit_codes"))?;
+            // A run killed by a signal has no exit code (null): failed too.
+            let failed = codes.iter().filter(|c| c.as_i64() != Some(0)).count();
             extra.insert("failed_runs".into(), json!(failed));
+            extra.insert("exit_codes".into(), Value::Array(codes.clone()));
+            if failed > 0 {
+                let mut shown: Vec<String> = Vec::new();
+                for c in codes.iter().filter(|c| c.as_i64() != Some(0)) {
+                    let c = c.to_string();
+                    if !shown.contains(&c) {
+                        shown.push(c);
+                    }
+                }
+                let w = if failed == codes.len() {
+                    format!(
+                        "\"{command}\": every run failed (exit codes {}): its times are those of a failing command",
+                        shown.join(", ")
+                    )
+                } else {
+                    format!(
+                        "\"{command}\": {failed} of {} runs failed (exit codes {}); their times are in the series",
+                        codes.len(),
+                        shown.join(", ")
+                    )
+                };
+                extra.insert("warning".into(), json!(w));
+                warnings.push(w);
+            }
         }
         extra.insert("command".into(), json!(command));
         let memory = match o.get("memory_usage_byte") {
@@ -66,11 +91,13 @@ pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             });
         }
     }
-    samples_file(
+    let mut file = samples_file(
         cx,
         "hyperfine (--export-json)".into(),
         Some("Imported from hyperfine: every run is a separate process, so each time is an execution of one measurement.".into()),
         None,
         series,
-    )
+    )?;
+    file.warnings = warnings;
+    Ok(file)
 }

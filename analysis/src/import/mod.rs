@@ -174,13 +174,12 @@ pub fn sniff(bytes: &[u8]) -> Option<Format> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Imported {
     Samples(SamplesFile),
-    /// A folder with no Criterion.rs `sample.json` but exactly one other
-    /// file: to be read as that file alone (by `crate::read`, which knows
-    /// every format). `folder` names the folder in messages.
-    LoneFile {
+    /// A folder with no Criterion.rs `sample.json`: its files, each to be
+    /// read as it would be alone (by `crate::read`, which knows every
+    /// format), as (name in messages, bytes). `folder` names the folder.
+    Files {
         folder: String,
-        file: String,
-        bytes: Vec<u8>,
+        files: Vec<(String, Vec<u8>)>,
     },
 }
 
@@ -276,6 +275,7 @@ pub(crate) fn samples_file(
         description,
         host,
         series,
+        warnings: Vec::new(),
     })
 }
 

@@ -6,8 +6,8 @@
 //! importer (`crate::import`, other tools' results onto the samples model)
 //! or to the native reader (`native`, tickbook's own files; a run's
 //! sections through the suites' registry). Importers never call back here:
-//! a folder they cannot read as Criterion.rs output but that holds one
-//! other file comes back as that file, read here as it would be alone.
+//! a folder they cannot read as Criterion.rs output comes back as its
+//! files, read here as each would be alone.
 //!
 //! Every failure is a [`ReadError`] naming the file, the JSON path (when there
 //! is one) and what was expected, in one line. Nothing here panics on input:
@@ -22,6 +22,7 @@ use crate::suites::samples::Samples;
 use crate::suites::{registry, Suite};
 use serde_json::Value;
 
+pub mod gzip;
 mod native;
 
 pub use crate::error::ReadError;
@@ -111,13 +112,21 @@ pub fn read_document(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
 
 /// [`read_document`] within `limits`: the size and the counts of numbers
 /// and other values are checked before the bytes are parsed, the series
-/// before the document is handed on to be analysed.
+/// before the document is handed on to be analysed. gzip-compressed bytes
+/// (any format) are inflated first, within the size limit.
 pub fn read_document_within(
     file: &str,
     bytes: &[u8],
     limits: &Limits,
 ) -> Result<Document, ReadError> {
     limits.check_size(file, bytes.len() as u64)?;
+    let inflated;
+    let bytes = if gzip::is_gzip(bytes) {
+        inflated = gzip::inflate(file, bytes, limits)?;
+        &inflated[..]
+    } else {
+        bytes
+    };
     limits.check_counts(file, bytes)?;
     let doc = read_unlimited(file, bytes)?;
     if let Document::Samples(s) = &doc {
@@ -127,8 +136,9 @@ pub fn read_document_within(
 }
 
 /// A folder given as (relative path, bytes) entries — a Criterion.rs
-/// `target/criterion` tree (`import::criterion::read_dir`), or a folder
-/// holding one file. `name` is the folder's name in messages.
+/// `target/criterion` tree (`import::criterion::read_dir`), or a folder of
+/// other files, each read as it would be alone. `name` is the folder's name
+/// in messages.
 pub fn read_folder(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Document, ReadError> {
     let imported = import::criterion::read_dir(name, entries)?;
     imported_samples(&Checker::new(name), imported).map(Document::Samples)
@@ -163,30 +173,107 @@ fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     }
 }
 
-/// An importer's result as a checked samples document. A folder's lone
-/// file is read here as it would be alone, and must be a samples file or
-/// an import.
+/// An importer's result as a checked samples document. A folder's files
+/// are read here as they would be alone, and must be samples files or
+/// imports: one file is itself; several are one document whose series are
+/// named `FILE: SERIES`, a file that cannot be read named in its warnings.
 fn imported_samples(cx: &Checker, imported: Imported) -> Result<SamplesFile, ReadError> {
     let s = match imported {
         Imported::Samples(s) => s,
-        Imported::LoneFile {
-            folder,
-            file,
-            bytes,
-        } => match read_document(&file, &bytes)? {
-            Document::Samples(s) => s,
-            Document::Run(_) => {
-                return Err(ReadError {
-                    file: folder,
-                    path: None,
-                    message: "a folder holding a tickbook run file: load the file itself".into(),
-                })
-            }
-        },
+        Imported::Files { folder, files } => read_files(&folder, files)?,
     };
     // Checked as a samples file is.
     Samples::check(&s, cx, "")?;
     Ok(s)
+}
+
+fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile, ReadError> {
+    let one = files.len() == 1;
+    let mut read = Vec::new();
+    let mut warnings = Vec::new();
+    let mut first_error = None;
+    for (file, bytes) in files {
+        let result = match read_document(&file, &bytes) {
+            Ok(Document::Samples(s)) => Ok(s),
+            Ok(Document::Run(_)) => Err(ReadError {
+                file: if one {
+                    folder.to_string()
+                } else {
+                    file.clone()
+                },
+                path: None,
+                message: "a folder holding a tickbook run file: load the file itself".into(),
+            }),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(s) => read.push((file, s)),
+            Err(e) if one => return Err(e),
+            Err(e) => {
+                warnings.push(format!("not read: {e}"));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if one {
+        if let Some((_, s)) = read.pop() {
+            return Ok(s);
+        }
+    }
+    let Some((_, first)) = read.first() else {
+        return Err(ReadError {
+            file: folder.to_string(),
+            path: None,
+            message: match first_error {
+                Some(e) => format!(
+                    "no Criterion.rs sample.json in this folder, and none of its {} files could be read alone; the first: {e}",
+                    warnings.len()
+                ),
+                None => "the folder holds no files".into(),
+            },
+        });
+    };
+    let prefix = format!("{folder}/");
+    let mut merged = SamplesFile {
+        source: Some(format!(
+            "{} files of {folder}: {}",
+            read.len(),
+            read.iter()
+                .map(|(f, s)| format!(
+                    "{} ({})",
+                    f.strip_prefix(&prefix).unwrap_or(f),
+                    s.source.as_deref().unwrap_or("no source recorded")
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        description: {
+            let mut ds: Vec<&str> = Vec::new();
+            for d in read.iter().filter_map(|(_, s)| s.description.as_deref()) {
+                if !ds.contains(&d) {
+                    ds.push(d);
+                }
+            }
+            (!ds.is_empty()).then(|| ds.join(" "))
+        },
+        host: first.host.clone(),
+        format: first.format.clone(),
+        format_version: first.format_version.clone(),
+        kind: first.kind.clone(),
+        series: Vec::new(),
+        warnings,
+    };
+    for (file, s) in read {
+        let short = file.strip_prefix(&prefix).unwrap_or(&file).to_string();
+        merged
+            .warnings
+            .extend(s.warnings.iter().map(|w| format!("{short}: {w}")));
+        merged.series.extend(s.series.into_iter().map(|mut x| {
+            x.name = format!("{short}: {}", x.name);
+            x
+        }));
+    }
+    Ok(merged)
 }
 
 fn parse_json(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {

@@ -318,4 +318,56 @@ fn render_execution_stats(out: &mut String, s: &SamplesReport) {
             );
         }
     }
+    for x in &s.series {
+        if let Some(m) = &x.metadata {
+            let mut parts = Vec::new();
+            flatten(m, "", &mut parts);
+            if !parts.is_empty() {
+                let _ = writeln!(out, "   metadata of {}: {}", x.name, parts.join("; "));
+            }
+        }
+    }
+}
+
+/// Longest list shown whole; a longer one shows its first items and its length.
+const LIST_SHOWN: usize = 12;
+
+/// `key value` pairs of a metadata value, nested keys joined by dots and
+/// lists written `[a, b, …]`, as the file records them.
+fn flatten(v: &serde_json::Value, key: &str, out: &mut Vec<String>) {
+    use serde_json::Value;
+    let scalar = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match v {
+        Value::Object(o) if !o.is_empty() => {
+            for (k, x) in o {
+                let k = if key.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{key}.{k}")
+                };
+                flatten(x, &k, out);
+            }
+        }
+        Value::Array(a) if a.iter().all(|x| !x.is_object() && !x.is_array()) => {
+            let mut items: Vec<String> = a.iter().take(LIST_SHOWN).map(scalar).collect();
+            if a.len() > LIST_SHOWN {
+                items.push(format!("… ({} in all)", a.len()));
+            }
+            out.push(format!("{key} [{}]", items.join(", ")).trim().to_string());
+        }
+        other => out.push(
+            format!(
+                "{key} {}",
+                match other {
+                    Value::Array(_) | Value::Object(_) => other.to_string(),
+                    x => scalar(x),
+                }
+            )
+            .trim()
+            .to_string(),
+        ),
+    }
 }

@@ -1425,6 +1425,27 @@ fn samples(lines: &[&str], sm: &Value) {
             }
         }
     }
+    // What the file records beside the times: one line per series with
+    // metadata, naming each of its keys.
+    let with_meta: Vec<&Value> = series.iter().filter(|x| !x["metadata"].is_null()).collect();
+    let meta_lines: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("   metadata of "))
+        .collect();
+    assert_eq!(
+        meta_lines.len(),
+        with_meta.len(),
+        "a metadata line per series with metadata"
+    );
+    for (x, line) in with_meta.iter().zip(&meta_lines) {
+        let head = format!("   metadata of {}: ", s(x, "name"));
+        assert!(line.starts_with(&head), "{line} for {head}");
+        if let Some(o) = x["metadata"].as_object() {
+            for k in o.keys() {
+                assert!(line.contains(k.as_str()), "{k} not in {line}");
+            }
+        }
+    }
     let items: Vec<(Vec<String>, &Value)> = series
         .iter()
         .map(|x| (vec![s(x, "name").to_string()], &x["execution_stats"]))

@@ -11,7 +11,8 @@
 // into bytes keeps a folder an ordinary file everywhere downstream (worker,
 // re-analysis, cancel and re-read). Any other folder adds each JSON file in it.
 
-const JSON_FILE = /\.(json|ndjson|jsonl)$/i;
+// Also gzip-compressed (pyperf writes .json.gz): the analysis inflates them.
+const JSON_FILE = /\.(json|ndjson|jsonl)(\.gz)?$/i;
 // Criterion's previous run, change estimates and HTML reports: never read.
 const SKIP_DIRS = new Set(['base', 'change', 'report']);
 const MAX_FOLDER_FILES = 20000;
@@ -41,12 +42,14 @@ function fromFolder(root, list) {
   if (!criterion) {
     return wanted.map(({ path, file }) => ({ name: `${root}/${path}`, size: file.size, load: () => file.arrayBuffer() }));
   }
+  // The bundle holds text: compressed files are no part of a Criterion tree.
+  const texts = wanted.filter(({ path }) => !/\.gz$/i.test(path));
   return [{
     name: `${root}/`,
-    size: wanted.reduce((n, { file }) => n + file.size, 0),
+    size: texts.reduce((n, { file }) => n + file.size, 0),
     load: async () => {
       const entries = [];
-      for (const { path, file } of wanted) entries.push({ path, text: await file.text() });
+      for (const { path, file } of texts) entries.push({ path, text: await file.text() });
       return new TextEncoder().encode(JSON.stringify({ tickbook_folder: 1, entries })).buffer;
     },
   }];

@@ -27,6 +27,7 @@ impl Suite for Samples {
     }
 
     fn report(data: &SamplesFile, cx: &mut Context) -> SamplesReport {
+        cx.warnings.extend(data.warnings.iter().cloned());
         samples_report(data, cx.options)
     }
 

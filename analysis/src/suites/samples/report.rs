@@ -54,6 +54,29 @@ pub struct SeriesReport {
     /// For imported files: the tool's own statistics as its file records them
     /// (`metadata.tool_statistics`, see docs/importers.md), else null.
     pub tool_statistics: Option<serde_json::Value>,
+    /// The series' other metadata as its file records it (an importer
+    /// keeps there what the tool wrote beside the times: parameters, exit
+    /// codes, counters, iterations, throughput, the tool's metadata), without
+    /// `tool` (the file's source names it) and `tool_statistics`; null when
+    /// nothing is left.
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// A series' metadata to show: an object without the keys shown elsewhere,
+/// anything else as it is.
+fn shown_metadata(m: &serde_json::Value) -> Option<serde_json::Value> {
+    match m {
+        serde_json::Value::Null => None,
+        serde_json::Value::Object(o) => {
+            let rest: serde_json::Map<String, serde_json::Value> = o
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "tool" | "tool_statistics"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            (!rest.is_empty()).then_some(serde_json::Value::Object(rest))
+        }
+        other => Some(other.clone()),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -170,6 +193,7 @@ pub fn series_report(s: &Series, opts: &Options) -> Option<SeriesReport> {
         ecdf: Ecdf::from_sorted(sorted).points(opts.ecdf_points),
         execution_stats: execution_stats(&s.executions, opts),
         tool_statistics: s.metadata.get("tool_statistics").cloned(),
+        metadata: shown_metadata(&s.metadata),
     })
 }
 

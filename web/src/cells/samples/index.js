@@ -31,6 +31,7 @@ export function build(report, key, ctx) {
   // The rest in later tasks (dom.js later): a file of hundreds of series
   // made this one long task.
   later(() => toolFigures(s)),
+  later(() => metadataTable(s)),
   later(() => [boxKey(), lazyList('series-charts', s.series, boxPlot, 24, 'box plots')]),
   later(() => outliersTable(s)),
   later(() => executionsTable(s)),
@@ -96,6 +97,44 @@ function toolFigures(s) {
     caption: 'The tool\'s own figures, as its file records them (in the tool\'s unit). tickbook\'s mean, median and SD above use the same measurements; see docs/importers.md for where the intervals differ on purpose.',
     columns: ['Series', 'Reported by the tool'],
     rows,
+  });
+}
+
+/** Longest list shown whole; a longer one shows its first items and its length (as the terminal). */
+const LIST_SHOWN = 12;
+
+/** `[key, text]` pairs of a metadata value: nested keys joined by dots, lists as `[a, b, …]`. */
+function flatMetadata(v, key = '', out = []) {
+  const scalar = (x) => (typeof x === 'string' ? x : JSON.stringify(x));
+  if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) {
+    for (const [k, x] of Object.entries(v)) flatMetadata(x, key ? `${key}.${k}` : k, out);
+  } else if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')) {
+    const items = v.slice(0, LIST_SHOWN).map(scalar);
+    if (v.length > LIST_SHOWN) items.push(`… (${v.length} in all)`);
+    out.push([key, `[${items.join(', ')}]`]);
+  } else {
+    out.push([key, scalar(v)]);
+  }
+  return out;
+}
+
+/**
+ * What the file records about each series beside its measurements: an
+ * imported tool's parameters, exit codes, counters, iterations, throughput,
+ * metadata (docs/importers.md); a samples file's own metadata. As written.
+ */
+function metadataTable(s) {
+  const withMeta = s.series.filter((x) => x.metadata != null);
+  if (!withMeta.length) return null;
+  const row = (x) => h('tr', { 'data-testid': 'series-metadata-row', dataset: { series: x.name } },
+    h('th', { scope: 'row' }, h('code', {}, x.name)),
+    h('td', { class: 'wrap' }, flatMetadata(x.metadata)
+      .map(([k, v], i) => [i ? '; ' : '', h('span', { dataset: { key: k, value: v } }, k ? `${k} ${v}` : v)])));
+  return table({
+    testid: 'series-metadata',
+    caption: 'What the file records about each series beside its measurements (for an imported file: what the tool wrote, e.g. parameters, exit codes, counters, iterations), as written.',
+    columns: ['Series', 'Metadata'],
+    lazy: { count: withMeta.length, build: (i) => row(withMeta[i]), first: 50, noun: 'series' },
   });
 }
 
