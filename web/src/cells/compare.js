@@ -43,7 +43,7 @@ function scaleOf(x, item) {
  * terminal's `decimals`).
  */
 function decimals(x, lo, hi) {
-  const mag = (v) => Math.floor(Math.log10(Math.abs(v)));
+  const mag = (v) => Math.floor(Math.log10(Math.abs(v)) + 1e-9);
   let d = x !== 0 && Number.isFinite(x) ? Math.max(0, 3 - mag(x)) : 0;
   let half = Math.min(x - lo, hi - x);
   if (!(half > 0)) half = Math.max(x - lo, hi - x);
