@@ -11,7 +11,7 @@
 // thread never holds a long task. 'Show only those' builds every row.
 
 import { h, later, laterDone, showMore } from '../ui/dom.js';
-import { fmtNum, fmtPercent, fmtCount, fmtFactor } from '../ui/units.js';
+import { fmtNum, fmtPercent, fmtCount, fmtFactor, scaleOf, ciDecimals } from '../ui/units.js';
 import { ciText } from '../ui/ci.js';
 
 // Table cells a suite shows at first (rows × columns), and the rows' bounds.
@@ -20,43 +20,12 @@ const FIRST_ROWS = [20, 100];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letter = (i) => (i < 26 ? LETTERS[i] : `F${i + 1}`);
 
-const TIME_SCALES = [[1e9, 's'], [1e6, 'ms'], [1e3, '\u00b5s'], [1, 'ns']];
-const BYTE_SCALES = [[2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB'], [1, 'B']];
-
-/** The scale an item's values are shown in, chosen by `x`: [size in the item's unit, name]. */
-function scaleOf(x, item) {
-  const pick = (v, scales) => scales.find(([s]) => Math.abs(v) >= s) ?? scales[scales.length - 1];
-  if (item.unit_ns != null) {
-    const [s, u] = pick(x * item.unit_ns, TIME_SCALES);
-    return [s / item.unit_ns, u];
-  }
-  if (item.unit_bytes != null) {
-    const [s, u] = pick(x * item.unit_bytes, BYTE_SCALES);
-    return [s / item.unit_bytes, u];
-  }
-  return [1, item.unit];
-}
-
-/**
- * Decimals showing `x` to four significant digits and an interval's nearer
- * half-width to two, so an interval never prints as a point it is not (the
- * terminal's `decimals`).
- */
-function decimals(x, lo, hi) {
-  const mag = (v) => Math.floor(Math.log10(Math.abs(v)) + 1e-9);
-  let d = x !== 0 && Number.isFinite(x) ? Math.max(0, 3 - mag(x)) : 0;
-  let half = Math.min(x - lo, hi - x);
-  if (!(half > 0)) half = Math.max(x - lo, hi - x);
-  if (half > 0 && Number.isFinite(half)) d = Math.max(d, 1 - mag(half));
-  return Math.min(12, Math.max(0, d));
-}
-
 /** An estimate scaled to a unit (times and bytes) and, muted, its interval to the digits it needs. */
 function fmtEst(est, item) {
   if (!est) return h('span', { class: 'muted' }, '—');
   const [s, unit] = scaleOf(est.estimate, item);
   const [x, lo, hi] = [est.estimate / s, est.lo / s, est.hi / s];
-  const d = decimals(x, lo, hi);
+  const d = ciDecimals(x, lo, hi);
   return [
     h('span', { class: 'value' }, `${x.toFixed(d)}\u202f${unit}`),
     h('span', { class: 'ci' }, ` [${lo.toFixed(d)}, ${hi.toFixed(d)}]`),
@@ -67,7 +36,7 @@ function fmtEst(est, item) {
 function fmtRatioCi(r) {
   if (!r) return h('span', { class: 'muted' }, '\u2014');
   if (r.hi >= 1e300) return [h('span', { class: 'value' }, fmtRatio(r.estimate)), h('span', { class: 'ci' }, ` [${fmtRatio(r.lo)}, \u221e]`)];
-  const d = decimals(r.estimate, r.lo, r.hi);
+  const d = ciDecimals(r.estimate, r.lo, r.hi);
   return [h('span', { class: 'value' }, `${r.estimate.toFixed(d)}\u00d7`), h('span', { class: 'ci' }, ` [${r.lo.toFixed(d)}, ${r.hi.toFixed(d)}]`)];
 }
 
