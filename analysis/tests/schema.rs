@@ -143,10 +143,14 @@ fn reader_and_schema_agree_on_fixtures() {
     collect_json(&root().join("tests/fixtures"), &mut files);
     // Other harnesses' files are not tickbook documents: the schema does
     // not describe them (analysis/tests/import.rs covers them, and
-    // analysis/tests/fuzz_regressions.rs the inputs the fuzzers found).
+    // analysis/tests/fuzz_regressions.rs the inputs the fuzzers found,
+    // analysis/tests/compare_tools.rs the pairs compared).
     files.retain(|p| {
-        !p.components()
-            .any(|c| c.as_os_str() == "import" || c.as_os_str() == "fuzz-regressions")
+        !p.components().any(|c| {
+            c.as_os_str() == "import"
+                || c.as_os_str() == "fuzz-regressions"
+                || c.as_os_str() == "compare"
+        })
     });
     assert!(files.len() >= 6, "fixtures missing: {files:?}");
     for path in files {

@@ -6,14 +6,16 @@
 //! page renders, so `--json` prints exactly what the page shows. Bad files get
 //! one line each on stderr and a non-zero exit; good files are still shown.
 
-use crate::load::{load_inputs, read_file};
-use crate::terminal::{clean_lines, render_comparison, render_file};
+use crate::load::{criterion_baselines, load_inputs, read_file};
+use crate::terminal::{
+    clean_lines, render_comparison, render_csv, render_file, render_markdown, slower_than,
+};
 use clap::Args;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
-use tickbook_analysis::report::compare_files;
+use tickbook_analysis::report::compare::{compare_files_with, CompareSettings};
 use tickbook_analysis::report::{
     analyze_bytes, apply_calibration, CalibrationFit, FileReport, OpsView, Options, ReferenceClock,
 };
@@ -31,6 +33,10 @@ pub struct AnalyzeArgs {
     /// Print a JSON array of per-file reports (keys in docs/cli.md) instead of tables.
     #[arg(long)]
     json: bool,
+    /// Output format: text (tables), json (as --json), and with --compare
+    /// also md (Markdown tables) or csv.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// Hyndman–Fan quantile definition, 1 to 9 (7 = R's default, numpy's linear).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=9))]
     quantile_type: u8,
@@ -88,6 +94,39 @@ pub struct AnalyzeArgs {
     /// the same host from several files (samples series, alloc configs).
     #[arg(long, requires = "compare")]
     pool: bool,
+    /// With --compare: show only the items with a `different` verdict
+    /// (the counts and geometric means still cover every item).
+    #[arg(long, requires = "compare")]
+    only_different: bool,
+    /// With --compare: compare warm-up series (pyperf's) too; they are left
+    /// out by default.
+    #[arg(long, requires = "compare")]
+    warm_ups: bool,
+    /// With --compare: exit with status 3 when any time-like item of a file
+    /// is shown slower than the baseline (verdict different or within the
+    /// threshold) with a ratio above 1 + PCT/100 — a CI gate. `5` or `5%`.
+    #[arg(long, value_name = "PCT", requires = "compare", value_parser = parse_pct)]
+    fail_if_slower: Option<f64>,
+}
+
+/// The exit status of a `--fail-if-slower` gate that trips.
+const EXIT_SLOWER: u8 = 3;
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Md,
+    Csv,
+}
+
+/// `5`, `5%` or `12.5 %` as a share (0.05); not negative, finite.
+fn parse_pct(s: &str) -> Result<f64, String> {
+    let t = s.trim().trim_end_matches('%').trim();
+    match t.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x / 100.0),
+        _ => Err(format!("expected a percentage such as 5 or 5%, not {s:?}")),
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -163,6 +202,10 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if args.compare {
         return compare(&args, &opts);
     }
+    if matches!(args.format, Format::Md | Format::Csv) {
+        eprintln!("error: --format md and csv are for --compare; a file's report is text or json");
+        return ExitCode::from(2);
+    }
     let inputs = load_inputs(&args.files, &opts.limits);
     if args.export_fit.is_some() && inputs.len() != 1 {
         eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
@@ -222,7 +265,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     }
-    let text = if args.json {
+    let text = if args.json || args.format == Format::Json {
         match serde_json::to_string_pretty(&reports) {
             Ok(s) => s + "\n",
             Err(e) => {
@@ -306,7 +349,9 @@ fn unreadable(name: &str, message: &str, opts: &Options) -> FileReport {
 fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let mut read: Vec<(String, Vec<u8>)> = Vec::new();
     let mut failed = false;
-    for input in load_inputs(&args.files, &opts.limits) {
+    let inputs = criterion_baselines(&args.files, &opts.limits)
+        .unwrap_or_else(|| load_inputs(&args.files, &opts.limits));
+    for input in inputs {
         match input.bytes {
             Ok(b) => read.push((input.name, b)),
             Err(e) => {
@@ -316,21 +361,49 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         }
     }
     let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
-    let report = compare_files(&entries, opts, args.pool);
+    let settings = CompareSettings {
+        pool: args.pool,
+        warm_ups: args.warm_ups,
+    };
+    let report = compare_files_with(&entries, opts, settings);
     for f in report.files.iter().filter(|f| !f.ok) {
         failed = true;
         eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
     }
-    let text = if args.json {
-        match serde_json::to_string_pretty(&report) {
+    let format = if args.json { Format::Json } else { args.format };
+    let text = match format {
+        Format::Json => match serde_json::to_string_pretty(&report) {
             Ok(s) => s + "\n",
             Err(e) => {
                 eprintln!("error: cannot print the comparison as JSON: {e}");
                 return ExitCode::FAILURE;
             }
-        }
-    } else {
-        clean_lines(&render_comparison(&report))
+        },
+        Format::Text => clean_lines(&render_comparison(&report, args.only_different)),
+        Format::Md => render_markdown(&report, args.only_different),
+        Format::Csv => render_csv(&report, args.only_different),
     };
-    print_and_exit(&text, failed)
+    let code = print_and_exit(&text, failed);
+    // An unreadable file fails the run first: the gate saw only part of it.
+    let Some(share) = args.fail_if_slower.filter(|_| !failed) else {
+        return code;
+    };
+    let slower = slower_than(&report, share);
+    if slower.is_empty() {
+        return code;
+    }
+    for line in &slower {
+        eprintln!("slower: {}", clean_lines(line));
+    }
+    eprintln!(
+        "error: {} item(s) slower than the baseline by more than {} (--fail-if-slower)",
+        slower.len(),
+        fmt_share(share)
+    );
+    ExitCode::from(EXIT_SLOWER)
+}
+
+/// 0.05 as `5%`.
+fn fmt_share(share: f64) -> String {
+    format!("{}%", share * 100.0)
 }

@@ -59,35 +59,17 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
                 name,
                 bytes: Err("the folder holds no JSON files".into()),
             }),
-            Ok(files)
-                if files
-                    .iter()
-                    .any(|f| f.ends_with("/sample.json") || f == "sample.json") =>
-            {
+            Ok(files) if files.iter().any(|f| is_sample(f)) => {
                 // The bundle holds text: compressed files are no part of a
                 // Criterion tree.
-                let files: Vec<&String> = files
-                    .iter()
+                let files: Vec<(String, String)> = files
+                    .into_iter()
                     .filter(|f| !f.to_ascii_lowercase().ends_with(".gz"))
+                    .map(|f| (f.clone(), f))
                     .collect();
-                // The bundle is one input: its files' sizes together.
-                let size = files
-                    .iter()
-                    .map(|rel| std::fs::metadata(path.join(rel)).map(|m| m.len()))
-                    .sum::<std::io::Result<u64>>()
-                    .map_err(|e| format!("cannot read the folder: {e}"))
-                    .and_then(|size| limits.check_size(&name, size).map_err(|e| e.message));
-                let bundle = size.and_then(|_| {
-                    files
-                        .iter()
-                        .map(|rel| Ok(((*rel).clone(), std::fs::read(path.join(rel))?)))
-                        .collect::<std::io::Result<Vec<_>>>()
-                        .map(|entries| tickbook_analysis::import::folder_bundle(&entries))
-                        .map_err(|e| format!("cannot read the folder: {e}"))
-                });
                 out.push(Input {
+                    bytes: bundle(path, &name, &files, limits),
                     name,
-                    bytes: bundle,
                 });
             }
             Ok(files) => {
@@ -120,10 +102,112 @@ fn is_result_file(name: &str) -> bool {
     RESULT_ENDINGS.iter().any(|e| name.ends_with(e))
 }
 
+fn is_sample(rel: &str) -> bool {
+    rel.ends_with("/sample.json") || rel == "sample.json"
+}
+
+/// The files (path in the folder, path in the bundle) of a Criterion folder
+/// as one input: its files' sizes together checked against the limit, then
+/// bundled as the page bundles a dropped folder.
+fn bundle(
+    root: &Path,
+    name: &str,
+    files: &[(String, String)],
+    limits: &Limits,
+) -> Result<Vec<u8>, String> {
+    let size = files
+        .iter()
+        .map(|(rel, _)| std::fs::metadata(root.join(rel)).map(|m| m.len()))
+        .sum::<std::io::Result<u64>>()
+        .map_err(|e| format!("cannot read the folder: {e}"))?;
+    limits.check_size(name, size).map_err(|e| e.message)?;
+    files
+        .iter()
+        .map(|(rel, as_rel)| Ok((as_rel.clone(), std::fs::read(root.join(rel))?)))
+        .collect::<std::io::Result<Vec<_>>>()
+        .map(|entries| tickbook_analysis::import::folder_bundle(&entries))
+        .map_err(|e| format!("cannot read the folder: {e}"))
+}
+
+/// `--compare` given one Criterion.rs folder that holds a saved baseline
+/// beside the latest run (each benchmark's `NAME/` beside `new/`, as
+/// `cargo bench -- --save-baseline NAME` then `-- --baseline NAME` leave
+/// them): each baseline, then the latest, as inputs `DIR (NAME)` and
+/// `DIR (new)`. Criterion also saves every run as `base/`, a copy of `new/`
+/// after a plain `cargo bench`, so `base/` is a baseline only when there is
+/// no other. `None` for anything else.
+pub(crate) fn criterion_baselines(paths: &[PathBuf], limits: &Limits) -> Option<Vec<Input>> {
+    let [path] = paths else { return None };
+    if !path.is_dir() {
+        return None;
+    }
+    let all: Vec<String> = json_files_skipping(path, &["change", "report"])
+        .ok()?
+        .into_iter()
+        .filter(|f| !f.to_ascii_lowercase().ends_with(".gz"))
+        .collect();
+    // The run a file belongs to: the folder it is in.
+    let run_of = |f: &str| -> Option<String> {
+        let mut parts = f.rsplit('/');
+        parts.next()?;
+        parts.next().map(str::to_string)
+    };
+    let mut runs: Vec<String> = all
+        .iter()
+        .filter(|f| f.ends_with("/sample.json"))
+        .filter_map(|f| run_of(f))
+        .collect();
+    runs.sort();
+    runs.dedup();
+    if !runs.iter().any(|r| r == "new") {
+        return None;
+    }
+    let mut baselines: Vec<&String> = runs
+        .iter()
+        .filter(|r| *r != "new" && *r != "base")
+        .collect();
+    if baselines.is_empty() {
+        baselines = runs.iter().filter(|r| *r == "base").collect();
+    }
+    if baselines.is_empty() {
+        return None;
+    }
+    let name = path.display().to_string();
+    let input = |run: &str| {
+        // The run read as the importer reads a latest run.
+        let files: Vec<(String, String)> = all
+            .iter()
+            .filter(|f| run_of(f).as_deref() == Some(run))
+            .map(|f| {
+                let (dir, file) = f.rsplit_once('/').unwrap_or(("", f));
+                let dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+                let as_new = if dir.is_empty() {
+                    format!("new/{file}")
+                } else {
+                    format!("{dir}/new/{file}")
+                };
+                (f.clone(), as_new)
+            })
+            .collect();
+        Input {
+            name: format!("{name} ({run})"),
+            bytes: bundle(path, &name, &files, limits),
+        }
+    };
+    let mut out: Vec<Input> = baselines.iter().map(|b| input(b)).collect();
+    out.push(input("new"));
+    Some(out)
+}
+
 /// The result files (`RESULT_ENDINGS`) under `root` as paths
 /// relative to it with `/` separators, sorted. Symbolic links are not
 /// followed (no cycles); `base`, `change` and `report` folders are skipped.
 fn json_files(root: &Path) -> std::io::Result<Vec<String>> {
+    json_files_skipping(root, &SKIP_DIRS)
+}
+
+/// [`json_files`], skipping the folders named `skip`.
+fn json_files_skipping(root: &Path, skip: &[&str]) -> std::io::Result<Vec<String>> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -133,7 +217,7 @@ fn json_files(root: &Path) -> std::io::Result<Vec<String>> {
             let path = entry.path();
             let name = entry.file_name();
             if kind.is_dir() {
-                if !SKIP_DIRS.iter().any(|d| name == *d) {
+                if !skip.iter().any(|d| name == *d) {
                     stack.push(path);
                 }
             } else if kind.is_file() && is_result_file(&name.to_string_lossy()) {

@@ -4,7 +4,10 @@
 // --json`, for the default threshold and after turning it; pooling equals
 // `--compare --pool`; Cancel stops a long recompute and keeps the page. Files
 // that share only suites the analysis does not compare (two traces) make no
-// Comparison cell, and are left out of one beside them.
+// Comparison cell, and are left out of one beside them. The real one-process
+// pairs of tests/fixtures/compare (Google Benchmark -O0 against -O2, pyperf
+// A against B) show the CLI's verdicts, p-values and geometric mean, times
+// scaled with their intervals, and warm-ups left out.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,6 +148,54 @@ test('two runs and a samples pair: the Comparison cell equals analyze --compare'
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+});
+
+test('real pairs from one process: verdicts, p, words and the geometric mean as analyze --compare has them', async () => {
+  const pairs = path.join(FIXTURES, 'compare');
+  const gb = ['O0.json', 'O2.json'].map((f) => path.join(pairs, 'googlebench', f));
+  const py = ['a.json', 'b.json'].map((f) => path.join(pairs, 'pyperf', f));
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    for (const [pair, n] of [[gb, 'gb'], [py, 'pyperf']]) {
+      const expected = JSON.parse(await tickbook(['analyze', '--compare', '--json', ...pair], { timeout: 300_000 }));
+      await page.goto(server.url);
+      await page.setInputFiles('[data-testid=file-input]', pair);
+      await waitForFiles(page, 2, 120_000);
+      await waitForComparison(page, 0.03);
+      assertCellEquals(await readCell(page), expected);
+      const suite = expected.suites[0];
+      const shown = await page.$$eval('[data-testid=compare-row]', (rows) => rows.map((r) => ({
+        key: r.dataset.key,
+        value: r.querySelector('[data-testid=compare-value]').textContent,
+        p: r.querySelector('[data-testid=compare-p]').dataset.value ?? null,
+        verdict: r.querySelector('[data-testid=verdict]').textContent,
+      })));
+      for (const [i, item] of suite.items.entries()) {
+        const pc = item.against_baseline[0];
+        assert.ok(sameNumber(num(shown[i].p), pc.test?.p_value ?? null), `${item.key}: p`);
+        // A scaled time with its interval, never 0.0000 s [0.0000, 0.0000].
+        assert.match(shown[i].value, /^[0-9.]+\u202f(ns|µs|ms|s) \[[0-9.]+, [0-9.]+\]$/, `${item.key}: ${shown[i].value}`);
+        if (pc.verdict === 'different') {
+          assert.match(shown[i].verdict, pc.lower === pc.file ? /B( [0-9.]+×)? faster/ : /B( [0-9.]+×)? slower/, `${item.key}: ${shown[i].verdict}`);
+        }
+      }
+      const geo = await page.$$eval('[data-testid=compare-geomean]', (ps) => ps.map((p) => Number(p.dataset.value)));
+      assert.equal(geo.length, 1);
+      assert.ok(sameNumber(geo[0], suite.geomean[0].ratio.estimate), `${n}: geometric mean`);
+      if (n === 'gb') {
+        assert.equal(suite.different, suite.items.length, 'every -O0 vs -O2 item differs');
+        assert.ok(suite.geomean[0].ratio.hi < 1, '-O2 is faster overall');
+      } else {
+        assert.ok(!shown.some((r) => r.key.includes('[warm-up]')), 'warm-ups are left out');
+        assert.equal(Number(await page.$eval('[data-testid=compare-warm-ups]', (e) => e.dataset.value)), suite.warm_ups_left_out);
+      }
+      await screenshot(page, `compare-${n}`);
+    }
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
   } finally {
     await close();
   }

@@ -72,3 +72,15 @@ test('large numbers keep every integer digit instead of invented zeros', () => {
     assert.equal(Number(plain(fmtNum(n)).replaceAll(' ', '')), n, `fmtNum(${n})`);
   }
 });
+
+test('scaleOf and ciDecimals: times and bytes scaled, an interval never shown as a point', async () => {
+  const { scaleOf, ciDecimals } = await import('../../web/src/ui/units.js');
+  // pyperf's seconds: 81.6 ns, not 0.0000 s.
+  assert.deepEqual(scaleOf(8.16e-8, { unit: 's', unit_ns: 1e9 }).map((x) => (typeof x === 'number' ? x * 1e9 : x)), [1, 'ns']);
+  assert.deepEqual(scaleOf(3227648, { unit: 'bytes', unit_bytes: 1 }), [2 ** 20, 'MiB']);
+  assert.deepEqual(scaleOf(12.5, { unit: 'count' }), [1, 'count']);
+  // Four significant digits, more when the interval needs them.
+  assert.equal(ciDecimals(81.6, 81.1, 82.2), 2);
+  assert.equal(ciDecimals(1, 0.99999, 1.00002), 6);
+  assert.equal(ciDecimals(3.0781, 3.0518, 3.0994), 3);
+});

@@ -1,16 +1,24 @@
 //! Several files side by side (machine A against machine B, before against
 //! after): for every suite present in at least two files, items are matched
-//! by identity and each file is compared with the suite's first file (the
-//! baseline) by the comparison rule of `stats::compare` — different only when
-//! the CIs are disjoint **and** the relative difference exceeds
-//! `Options::threshold` (Hocko & Kalibera).
+//! by identity (a series' name holds its parameters) and each file is
+//! compared with the suite's first file (the baseline).
 //!
 //! Each side's estimate and CI is the one its own cell shows (median
 //! percentile bootstrap for ops, copy and clock read cost; random-effects CI
-//! of the mean, or the bootstrap of the mean for one measurement per
-//! execution, for data grouped by execution), so a verdict can be checked
-//! against the per-file reports. The ratio's CI comes from resampling both
-//! sides independently (hierarchically where there are executions).
+//! of the mean for data grouped by execution; the bootstrap of the mean for
+//! one execution or one measurement per execution), so a verdict can be
+//! checked against the per-file reports. The ratio's CI comes from
+//! resampling both sides independently (hierarchically where there are
+//! executions).
+//!
+//! The verdict (docs/methods.md, "Comparing two results"): a difference is
+//! shown by disjoint CIs where either side has several executions of
+//! several measurements (Hocko & Kalibera), and by a two-sided
+//! Mann–Whitney U test at 1 − confidence where both sides are measurements
+//! of one process or one measurement per process (as Google Benchmark's
+//! compare.py). It must agree with the ratio's CI (excluding 1) or the
+//! verdict is `unclear`; a shown difference within the threshold is
+//! `within_threshold`, never `same`.
 //!
 //! Pooling: executions of the same configuration (series name, alloc
 //! configuration) on the same host from several files are concatenated and
@@ -19,13 +27,24 @@
 use super::Options;
 use crate::read::{read_document_within, Document};
 use crate::stats::bootstrap::{
-    mean, median_replicates, percentile_ci, BootstrapCi, Replicates, Side,
+    interval_from, mean, median, median_replicates, percentile_ci, BootstrapCi, Replicates, Side,
 };
-use crate::stats::compare::{differ, relative_difference, Est};
+use crate::stats::compare::{relative_difference, Est};
 use crate::stats::executions::{mean_of_means_replicates, random_effects};
+use crate::stats::mann_whitney::{mann_whitney, MannWhitney};
 use crate::suites::executions::{execution_stats, ExecutionStats};
 use crate::suites::{registry, Item, Measurements, Suite};
+use crate::units::{bytes_per_unit, ns_per_unit, quantity, Quantity};
 use serde::Serialize;
+
+/// What a comparison does besides comparing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CompareSettings {
+    /// Pool executions of one configuration on one host.
+    pub pool: bool,
+    /// Compare warm-up series (pyperf's) too; left out by default.
+    pub warm_ups: bool,
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ComparisonReport {
@@ -36,6 +55,8 @@ pub struct ComparisonReport {
     /// Whether pooling was asked for; `pooled` is empty otherwise.
     pub pooling: bool,
     pub pooled: Vec<PooledItem>,
+    /// Whether warm-up series were compared.
+    pub warm_ups: bool,
     pub options: Options,
 }
 
@@ -62,6 +83,24 @@ pub struct SuiteComparison {
     pub items: Vec<ItemComparison>,
     /// Items with at least one `different` verdict.
     pub different: usize,
+    /// Warm-up series left out (see `ComparisonReport::warm_ups`).
+    pub warm_ups_left_out: usize,
+    /// Each other file against the baseline over the time-like items both
+    /// hold: the geometric mean of the ratios with its bootstrap CI.
+    pub geomean: Vec<GeoMean>,
+}
+
+/// The geometric mean of one file's ratios to the baseline.
+#[derive(Debug, Clone, Serialize)]
+pub struct GeoMean {
+    /// Index into `files`.
+    pub file: usize,
+    pub baseline: usize,
+    /// Items whose ratios it is over (time-like items both files hold).
+    pub items: usize,
+    /// exp(mean log ratio); its CI from the items' ratio replicates, each
+    /// replicate's geometric mean over the items.
+    pub ratio: Option<BootstrapCi>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -71,6 +110,13 @@ pub struct ItemComparison {
     pub unit: String,
     /// Nanoseconds per `unit` when it is a time unit (for scaling).
     pub unit_ns: Option<f64>,
+    /// Bytes per `unit` when it is a memory unit (for scaling).
+    pub unit_bytes: Option<f64>,
+    /// What the unit measures: less `time` is faster, less `memory`
+    /// smaller, less of `other` less.
+    pub quantity: Quantity,
+    /// A warm-up series (compared only when asked).
+    pub warm_up: bool,
     /// One per file of the suite, in `SuiteComparison::files` order: the
     /// estimate with its CI, or null where that file lacks the item.
     pub values: Vec<Option<Est>>,
@@ -79,14 +125,34 @@ pub struct ItemComparison {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// Disjoint CIs and a relative difference above the threshold.
+    /// A difference shown by the rule, the ratio's CI excluding 1, and a
+    /// relative difference above the threshold.
     Different,
-    /// Overlapping CIs or a difference within the threshold.
+    /// A difference shown by the rule and the ratio's CI, but no larger
+    /// than the threshold.
+    WithinThreshold,
+    /// No difference shown: the rule finds none and the ratio's CI holds 1.
     Same,
-    /// One side has no estimate with a CI: nothing to decide.
+    /// The rule and the ratio's CI disagree (one shows a difference, the
+    /// other does not).
+    Unclear,
+    /// The item is in one file only.
     Missing,
+    /// Both files hold the item but one side has no estimate to decide on.
+    NoEstimate,
+}
+
+/// How a difference is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Disjoint CIs of the two estimates (data grouped by execution).
+    DisjointCis,
+    /// A two-sided Mann–Whitney U test at 1 − confidence (measurements of
+    /// one process, or one measurement per process, on both sides).
+    RankTest,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -99,9 +165,18 @@ pub struct PairComparison {
     /// (larger − smaller) / smaller of the two estimates.
     pub relative_difference: Option<f64>,
     pub verdict: Verdict,
-    /// When different: the file (index into `files`) with the smaller value
-    /// (less time, i.e. faster).
+    /// The rule the verdict was reached by (none when missing).
+    pub rule: Option<Rule>,
+    /// The rank test of this file's values against the baseline's (with
+    /// `rule: rank_test`).
+    pub test: Option<MannWhitney>,
+    /// When different or within the threshold: the file (index into
+    /// `files`) with the smaller value.
+    pub lower: Option<usize>,
+    /// `lower` when the item is time-like (less time, i.e. faster).
     pub faster: Option<usize>,
+    /// When missing: the file (index into `files`) without the item.
+    pub missing_from: Option<usize>,
 }
 
 /// Executions of one configuration from several files, analysed as one.
@@ -166,6 +241,22 @@ registry!(compared);
 /// Read every entry (name, bytes) and compare. Never panics: an unreadable
 /// file is listed with its error and takes part in nothing.
 pub fn compare_files(entries: &[(&str, &[u8])], opts: &Options, pool: bool) -> ComparisonReport {
+    compare_files_with(
+        entries,
+        opts,
+        CompareSettings {
+            pool,
+            ..CompareSettings::default()
+        },
+    )
+}
+
+/// [`compare_files`] with every setting.
+pub fn compare_files_with(
+    entries: &[(&str, &[u8])],
+    opts: &Options,
+    settings: CompareSettings,
+) -> ComparisonReport {
     let docs: Vec<(String, Result<Document, String>)> = entries
         .iter()
         .map(|(name, bytes)| {
@@ -175,14 +266,14 @@ pub fn compare_files(entries: &[(&str, &[u8])], opts: &Options, pool: bool) -> C
             )
         })
         .collect();
-    compare_documents(&docs, opts, pool)
+    compare_documents(&docs, opts, settings)
 }
 
 /// Compare already read documents (name, document or read error).
 pub fn compare_documents(
     docs: &[(String, Result<Document, String>)],
     opts: &Options,
-    pool: bool,
+    settings: CompareSettings,
 ) -> ComparisonReport {
     let files: Vec<ComparedFile> = docs.iter().map(|(n, d)| compared_file(n, d)).collect();
     let mut suites = Vec::new();
@@ -200,9 +291,16 @@ pub fn compare_documents(
                 Err(_) => Vec::new(),
             })
             .collect();
-        suites.push(compare_suite(suite, statistic, &holders, &per_file, opts));
+        suites.push(compare_suite(
+            suite,
+            statistic,
+            &holders,
+            &per_file,
+            opts,
+            settings.warm_ups,
+        ));
     }
-    let pooled = if pool {
+    let pooled = if settings.pool {
         pool_items(docs, &files, opts)
     } else {
         Vec::new()
@@ -210,8 +308,9 @@ pub fn compare_documents(
     ComparisonReport {
         files,
         suites,
-        pooling: pool,
+        pooling: settings.pool,
         pooled,
+        warm_ups: settings.warm_ups,
         options: *opts,
     }
 }
@@ -249,18 +348,58 @@ fn compared_file(name: &str, doc: &Result<Document, String>) -> ComparedFile {
     f
 }
 
+/// How an item's measurements are summarised and tested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// Flat samples of a native suite: the median.
+    Median,
+    /// One execution, or one measurement per execution: the mean of
+    /// independent measurements.
+    Mean,
+    /// Several executions, some of several measurements: the mean of
+    /// execution means, by execution.
+    Executions,
+}
+
+fn shape(d: &Measurements) -> Shape {
+    match d {
+        Measurements::Flat(_) => Shape::Median,
+        Measurements::Grouped(ex) if ex.len() == 1 || ex.iter().all(|e| e.len() == 1) => {
+            Shape::Mean
+        }
+        Measurements::Grouped(_) => Shape::Executions,
+    }
+}
+
+/// Every measurement of an item, for the rank test.
+fn values_of(d: &Measurements) -> Vec<f64> {
+    match d {
+        Measurements::Flat(xs) => xs.clone(),
+        Measurements::Grouped(ex) => ex.iter().flatten().copied().collect(),
+    }
+}
+
+/// The statistic on the data itself (no CI).
+fn point(d: &Measurements) -> f64 {
+    match d {
+        Measurements::Flat(xs) => median(xs),
+        Measurements::Grouped(ex) => ex.iter().map(|e| mean(e)).sum::<f64>() / ex.len() as f64,
+    }
+}
+
 /// The estimate with its CI that the item's own cell shows; `own`: the
-/// item's medians over the seed's stream (`replicates`), for flat data.
+/// item's replicates over the seed's stream (`replicates`), for a median
+/// or one execution's mean.
 fn estimate(d: &Measurements, own: Option<&Replicates>, o: &Options) -> Option<Est> {
     let from = |c: BootstrapCi| Est {
         estimate: c.estimate,
         lo: c.lo,
         hi: c.hi,
     };
+    let bo = &o.bootstrap;
     match d {
         Measurements::Flat(_) => {
             // The cells' median CI (median_ci: the same draws, the same values).
-            let bo = &o.bootstrap;
             if !(bo.confidence > 0.0 && bo.confidence < 1.0) {
                 return None;
             }
@@ -269,7 +408,14 @@ fn estimate(d: &Measurements, own: Option<&Replicates>, o: &Options) -> Option<E
         Measurements::Grouped(ex) => {
             if ex.iter().all(|e| e.len() == 1) {
                 let xs: Vec<f64> = ex.iter().flatten().copied().collect();
-                return percentile_ci(&xs, mean, &o.bootstrap).map(from);
+                return percentile_ci(&xs, mean, bo).map(from);
+            }
+            if ex.len() == 1 {
+                // The Samples cell's hierarchical bootstrap of one execution.
+                if !(bo.confidence > 0.0 && bo.confidence < 1.0) {
+                    return None;
+                }
+                return own?.ci(bo).map(from);
             }
             let re = random_effects(ex, o.confidence)?;
             let (lo, hi) = re.ci?;
@@ -284,7 +430,7 @@ fn estimate(d: &Measurements, own: Option<&Replicates>, o: &Options) -> Option<E
 
 /// An item's bootstrap replicates in one file, of its median (flat data) or
 /// of its mean of execution means (grouped), made once per file and side:
-/// over the seed's stream they are both the file's own median CI and the
+/// over the seed's stream they are both the file's own CI and the
 /// numerator of its ratio to the baseline; the baseline's under-side ones
 /// are the denominator of every file's ratio. With 24 files, an item was
 /// resampled 70 times (each CI, then both sides of each of 23 ratios); now 25.
@@ -298,37 +444,59 @@ fn replicates(d: &Measurements, o: &Options, side: Side) -> Option<Replicates> {
     }
 }
 
+/// Whether an item's ratios enter the geometric mean: time-like (a
+/// geometric mean of times and bytes together means nothing).
+fn in_geomean(unit: &str) -> bool {
+    quantity(unit) == Quantity::Time
+}
+
 fn compare_suite(
     suite: &str,
     statistic: &str,
     holders: &[usize],
     per_file: &[Vec<Item>],
     o: &Options,
+    warm_ups: bool,
 ) -> SuiteComparison {
     // Keys in first-seen order over the files.
-    let mut keys: Vec<(&str, &str)> = Vec::new();
+    let mut keys: Vec<(&str, &str, bool)> = Vec::new();
     for items in per_file {
         for it in items {
-            if !keys.iter().any(|(k, _)| *k == it.key) {
-                keys.push((&it.key, &it.unit));
+            if !keys.iter().any(|(k, _, _)| *k == it.key) {
+                keys.push((&it.key, &it.unit, it.warm_up));
             }
         }
     }
+    let warm_ups_left_out = if warm_ups {
+        0
+    } else {
+        keys.iter().filter(|k| k.2).count()
+    };
+    keys.retain(|k| warm_ups || !k.2);
+    let others = holders.len().saturating_sub(1);
+    // Per other file: the log ratio of each item in the geometric mean and
+    // the sums of its replicates' log ratios.
+    let mut geo: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); others];
     let items: Vec<ItemComparison> = keys
         .into_iter()
-        .map(|(key, unit)| {
+        .map(|(key, unit, warm_up)| {
             let found: Vec<Option<&Item>> = per_file
                 .iter()
                 .map(|items| items.iter().find(|it| it.key == key))
                 .collect();
-            // Grouped data's CI is random effects': the baseline's own
-            // replicates would serve nothing.
+            let shapes: Vec<Option<Shape>> =
+                found.iter().map(|f| f.map(|it| shape(&it.data))).collect();
+            // The baseline's own replicates serve only a CI read off them.
             let own: Vec<Option<Replicates>> = found
                 .iter()
                 .enumerate()
                 .map(|(j, f)| {
-                    f.filter(|it| j > 0 || matches!(it.data, Measurements::Flat(_)))
-                        .and_then(|it| replicates(&it.data, o, Side::Over))
+                    f.filter(|it| {
+                        j > 0
+                            || matches!(&it.data, Measurements::Flat(_))
+                            || matches!(&it.data, Measurements::Grouped(ex) if ex.len() == 1)
+                    })
+                    .and_then(|it| replicates(&it.data, o, Side::Over))
                 })
                 .collect();
             let values: Vec<Option<Est>> = found
@@ -347,19 +515,43 @@ fn compare_suite(
             let against_baseline = (1..holders.len())
                 .map(|j| {
                     let ratio = match (&own[j], &under) {
-                        (Some(a), Some(b)) if same_kind(j) => a.ratio_ci(b, &o.bootstrap),
+                        (Some(a), Some(b)) if same_kind(j) => {
+                            if in_geomean(unit) {
+                                add_to_geomean(&mut geo[j - 1], a, b);
+                            }
+                            a.ratio_ci(b, &o.bootstrap)
+                        }
                         _ => None,
                     };
-                    pair((holders[j], values[j]), (holders[0], values[0]), ratio, o)
+                    let side = |k: usize, file: usize| PairSide {
+                        file,
+                        item: found[k],
+                        shape: shapes[k],
+                        value: values[k],
+                    };
+                    pair(side(j, holders[j]), side(0, holders[0]), ratio, unit, o)
                 })
                 .collect();
             ItemComparison {
                 key: key.to_string(),
                 unit: unit.to_string(),
-                unit_ns: crate::units::ns_per_unit(unit),
+                unit_ns: ns_per_unit(unit),
+                unit_bytes: bytes_per_unit(unit),
+                quantity: quantity(unit),
+                warm_up,
                 values,
                 against_baseline,
             }
+        })
+        .collect();
+    let geomean = geo
+        .into_iter()
+        .enumerate()
+        .map(|(k, (logs, sums))| GeoMean {
+            file: holders[k + 1],
+            baseline: holders[0],
+            items: logs.len(),
+            ratio: geomean_ci(&logs, &sums, o),
         })
         .collect();
     SuiteComparison {
@@ -375,45 +567,131 @@ fn compare_suite(
             })
             .count(),
         items,
+        warm_ups_left_out,
+        geomean,
     }
 }
 
-/// A file's item against the baseline's: (file index, estimate) each, and
-/// the ratio's CI.
+/// Adds one item's ratio (`a` over `b`, replicate by replicate) to a
+/// geometric mean's sums, unless a ratio is not finite and positive.
+fn add_to_geomean((logs, sums): &mut (Vec<f64>, Vec<f64>), a: &Replicates, b: &Replicates) {
+    let log = |x: f64, y: f64| {
+        let r = x / y;
+        (r.is_finite() && r > 0.0).then(|| r.ln())
+    };
+    let Some(est) = log(a.estimate, b.estimate) else {
+        return;
+    };
+    let Some(reps) = a
+        .reps
+        .iter()
+        .zip(&b.reps)
+        .map(|(x, y)| log(*x, *y))
+        .collect::<Option<Vec<f64>>>()
+    else {
+        return;
+    };
+    if sums.is_empty() {
+        *sums = vec![0.0; reps.len()];
+    }
+    if sums.len() != reps.len() {
+        return;
+    }
+    logs.push(est);
+    for (s, r) in sums.iter_mut().zip(reps) {
+        *s += r;
+    }
+}
+
+fn geomean_ci(logs: &[f64], sums: &[f64], o: &Options) -> Option<BootstrapCi> {
+    if logs.is_empty() {
+        return None;
+    }
+    let n = logs.len() as f64;
+    let est = (logs.iter().sum::<f64>() / n).exp();
+    interval_from(
+        est,
+        sums.iter().map(|s| (s / n).exp()).collect(),
+        &o.bootstrap,
+    )
+}
+
+/// One side of a pair: its file, the item there, how it is summarised and
+/// its estimate.
+struct PairSide<'a> {
+    file: usize,
+    item: Option<&'a Item>,
+    shape: Option<Shape>,
+    value: Option<Est>,
+}
+
+/// A file's item against the baseline's, with the ratio's CI.
 fn pair(
-    (file, value): (usize, Option<Est>),
-    (baseline, base_value): (usize, Option<Est>),
+    a: PairSide,
+    b: PairSide,
     ratio: Option<BootstrapCi>,
+    unit: &str,
     o: &Options,
 ) -> PairComparison {
-    let (verdict, rel, faster) = match (value, base_value) {
-        (Some(a), Some(b)) => {
-            let different = differ(&a, &b, o.threshold);
-            let faster = different.then_some(if a.estimate < b.estimate {
-                file
-            } else {
-                baseline
-            });
-            let verdict = if different {
-                Verdict::Different
-            } else {
-                Verdict::Same
-            };
-            (
-                verdict,
-                Some(relative_difference(a.estimate, b.estimate)),
-                faster,
-            )
-        }
-        _ => (Verdict::Missing, None, None),
-    };
-    PairComparison {
-        file,
-        baseline,
+    let mut p = PairComparison {
+        file: a.file,
+        baseline: b.file,
         ratio,
-        relative_difference: rel,
-        verdict,
-        faster,
+        relative_difference: None,
+        verdict: Verdict::Missing,
+        rule: None,
+        test: None,
+        lower: None,
+        faster: None,
+        missing_from: None,
+    };
+    let (Some(ia), Some(ib), Some(sa), Some(sb)) = (a.item, b.item, a.shape, b.shape) else {
+        p.missing_from = Some(if a.item.is_none() { a.file } else { b.file });
+        return p;
+    };
+    let (pa, pb) = (point(&ia.data), point(&ib.data));
+    let shown = if sa != Shape::Executions && sb != Shape::Executions {
+        p.rule = Some(Rule::RankTest);
+        p.test = mann_whitney(&values_of(&ia.data), &values_of(&ib.data));
+        let alpha = 1.0 - o.bootstrap.confidence;
+        p.test.map(|t| t.p_value < alpha)
+    } else {
+        p.rule = Some(Rule::DisjointCis);
+        match (a.value, b.value) {
+            (Some(x), Some(y)) => Some(!(x.lo <= y.hi && y.lo <= x.hi)),
+            _ => None,
+        }
+    };
+    let rel = (pa.is_finite() && pb.is_finite()).then(|| relative_difference(pa, pb));
+    p.relative_difference = rel;
+    p.verdict = decide(shown, p.ratio.as_ref(), rel, o.threshold);
+    if matches!(p.verdict, Verdict::Different | Verdict::WithinThreshold) && pa != pb {
+        p.lower = Some(if pa < pb { a.file } else { b.file });
+        if quantity(unit) == Quantity::Time {
+            p.faster = p.lower;
+        }
+    }
+    p
+}
+
+/// The verdict from whether the rule shows a difference (`None`: it cannot
+/// tell), the ratio's CI and the relative difference: never `same` while
+/// the ratio's CI excludes 1, never `different` while it holds 1.
+pub fn decide(
+    shown: Option<bool>,
+    ratio: Option<&BootstrapCi>,
+    relative_difference: Option<f64>,
+    threshold: f64,
+) -> Verdict {
+    let Some(shown) = shown else {
+        return Verdict::NoEstimate;
+    };
+    let excludes_one = ratio.map(|r| r.lo > 1.0 || r.hi < 1.0);
+    match (shown, excludes_one) {
+        (true, Some(false)) | (false, Some(true)) => Verdict::Unclear,
+        (false, _) => Verdict::Same,
+        (true, _) if relative_difference.is_some_and(|d| d > threshold) => Verdict::Different,
+        (true, _) => Verdict::WithinThreshold,
     }
 }
 
@@ -523,8 +801,12 @@ mod tests {
         let ratio = p.ratio.as_ref().unwrap();
         assert!((ratio.estimate - 1.5).abs() < 1e-9);
         assert!(ratio.lo <= 1.5 && ratio.hi >= 1.5);
-        // 0.5 % apart: within the 3 % threshold whatever the CIs.
-        assert_eq!(s.items[1].against_baseline[0].verdict, Verdict::Same);
+        // 0.5 % apart: shown (identical executions make narrow CIs), but
+        // within the 3 % threshold.
+        assert_eq!(
+            s.items[1].against_baseline[0].verdict,
+            Verdict::WithinThreshold
+        );
         assert_eq!(s.different, 1);
         // A threshold above 50 % makes x the same too.
         let o = Options {
@@ -554,6 +836,175 @@ mod tests {
         let p = &r.pooled[0];
         assert_eq!((p.key.as_str(), p.files.clone()), ("x", vec![0, 2]));
         assert_eq!(p.stats.as_ref().unwrap().executions, 10);
+    }
+
+    /// `n` values around `base`, spread ±`spread` (a fixed pattern, not noise).
+    fn spread(base: f64, n: usize, spread: f64, phase: usize) -> Vec<f64> {
+        (0..n)
+            .map(|k| base * (1.0 + spread * ((((k + phase) * 7) % 11) as f64 / 5.0 - 1.0)))
+            .collect()
+    }
+
+    #[test]
+    fn one_process_data_get_a_verdict_by_the_rank_test() {
+        // Google Benchmark's shape: one execution of ten repetitions each.
+        let a = samples(
+            "h",
+            &[
+                ("fast", vec![spread(100.0, 10, 0.01, 0)]),
+                ("same", vec![spread(100.0, 10, 0.01, 0)]),
+                ("gone", vec![spread(5.0, 10, 0.01, 0)]),
+            ],
+        );
+        let b = samples(
+            "h",
+            &[
+                ("fast", vec![spread(820.0, 10, 0.01, 3)]),
+                ("same", vec![spread(100.0, 10, 0.01, 3)]),
+                ("new", vec![spread(5.0, 10, 0.01, 0)]),
+            ],
+        );
+        let r = compare_files(&[("a", &a), ("b", &b)], &Options::default(), false);
+        let s = &r.suites[0];
+        let get = |k: &str| s.items.iter().find(|i| i.key == k).unwrap();
+        let fast = &get("fast").against_baseline[0];
+        assert_eq!(fast.rule, Some(Rule::RankTest));
+        assert_eq!(fast.verdict, Verdict::Different);
+        // Ten against ten, fully apart: scipy's asymptotic p.
+        let t = fast.test.unwrap();
+        assert!((t.p_value - 0.00018267179110955002).abs() < 1e-12, "{t:?}");
+        assert_eq!((fast.lower, fast.faster), (Some(0), Some(0)));
+        let ratio = fast.ratio.as_ref().unwrap();
+        assert!(ratio.lo > 8.0 && ratio.hi < 8.4, "{ratio:?}");
+        assert!(
+            get("fast").values.iter().all(Option::is_some),
+            "both sides estimated"
+        );
+        assert_eq!(get("same").against_baseline[0].verdict, Verdict::Same);
+        let gone = &get("gone").against_baseline[0];
+        assert_eq!(
+            (gone.verdict, gone.missing_from),
+            (Verdict::Missing, Some(1))
+        );
+        let new = &get("new").against_baseline[0];
+        assert_eq!((new.verdict, new.missing_from), (Verdict::Missing, Some(0)));
+        // The geometric mean over the two items both hold.
+        let g = s.geomean[0].ratio.as_ref().unwrap();
+        assert_eq!(s.geomean[0].items, 2);
+        let same = get("same").against_baseline[0]
+            .ratio
+            .as_ref()
+            .unwrap()
+            .estimate;
+        assert!(
+            (g.estimate - (ratio.estimate * same).sqrt()).abs() < 1e-12,
+            "{g:?}"
+        );
+        assert!(g.lo < g.estimate && g.estimate < g.hi);
+    }
+
+    #[test]
+    fn the_verdict_never_contradicts_the_ratio_ci() {
+        // Many pairs of every shape, from clearly apart to the same.
+        type Make = Box<dyn Fn(f64, usize) -> Vec<Vec<f64>>>;
+        let shapes: Vec<Make> = vec![
+            Box::new(|m, p| vec![spread(m, 12, 0.02, p)]),
+            Box::new(|m, p| {
+                spread(m, 15, 0.02, p)
+                    .into_iter()
+                    .map(|x| vec![x])
+                    .collect()
+            }),
+            Box::new(|m, p| {
+                (0..4)
+                    .map(|e| spread(m * (1.0 + 0.01 * e as f64), 6, 0.02, p + e))
+                    .collect()
+            }),
+        ];
+        let mut seen = std::collections::HashSet::new();
+        for (i, make) in shapes.iter().enumerate() {
+            for (j, shift) in [0.0, 0.002, 0.005, 0.01, 0.02, 0.04, 0.1]
+                .iter()
+                .enumerate()
+            {
+                let a = samples("h", &[("x", make(100.0, 0))]);
+                let b = samples("h", &[("x", make(100.0 * (1.0 + shift), i + j + 1))]);
+                let r = compare_files(&[("a", &a), ("b", &b)], &Options::default(), false);
+                let p = &r.suites[0].items[0].against_baseline[0];
+                let c = p.ratio.as_ref().unwrap();
+                let holds_one = c.lo <= 1.0 && 1.0 <= c.hi;
+                match p.verdict {
+                    Verdict::Same => assert!(holds_one, "same but {c:?}"),
+                    Verdict::Different | Verdict::WithinThreshold => {
+                        assert!(!holds_one, "{:?} but {c:?}", p.verdict)
+                    }
+                    Verdict::Unclear => {}
+                    v => panic!("{v:?} for data on both sides"),
+                }
+                if p.verdict == Verdict::WithinThreshold {
+                    assert!(p.relative_difference.unwrap() <= 0.03);
+                }
+                seen.insert(format!("{:?}", p.verdict));
+            }
+        }
+        assert!(
+            seen.contains("Same") && seen.contains("Different"),
+            "{seen:?}"
+        );
+        // The decision table itself.
+        let ci = |lo: f64, hi: f64| {
+            BootstrapCi::around((lo + hi) / 2.0, lo, hi, 10, &Default::default())
+        };
+        let (out, holds) = (ci(1.1, 1.2), ci(0.9, 1.1));
+        assert_eq!(
+            decide(Some(true), Some(&out), Some(0.15), 0.03),
+            Verdict::Different
+        );
+        assert_eq!(
+            decide(Some(true), Some(&out), Some(0.02), 0.03),
+            Verdict::WithinThreshold
+        );
+        assert_eq!(
+            decide(Some(false), Some(&holds), Some(0.0), 0.03),
+            Verdict::Same
+        );
+        assert_eq!(
+            decide(Some(false), Some(&out), Some(0.15), 0.03),
+            Verdict::Unclear
+        );
+        assert_eq!(
+            decide(Some(true), Some(&holds), Some(0.15), 0.03),
+            Verdict::Unclear
+        );
+        assert_eq!(decide(None, Some(&out), None, 0.03), Verdict::NoEstimate);
+    }
+
+    #[test]
+    fn warm_ups_are_left_out_unless_asked() {
+        let file = |m: f64| {
+            serde_json::to_vec(&serde_json::json!({
+                "format": "tickbook", "format_version": "1.0", "kind": "samples",
+                "series": [
+                    {"name": "x", "unit": "s", "executions": [spread(m, 5, 0.01, 0), spread(m, 5, 0.01, 1)]},
+                    {"name": "x [warm-up]", "unit": "s", "executions": [[m * 2.0], [m * 2.1]],
+                     "metadata": {"warm_up_of": "x"}},
+                ],
+            }))
+            .unwrap()
+        };
+        let (a, b) = (file(1e-7), file(1.1e-7));
+        let r = compare_files(&[("a", &a), ("b", &b)], &Options::default(), false);
+        let keys: Vec<&str> = r.suites[0].items.iter().map(|i| i.key.as_str()).collect();
+        assert_eq!(keys, ["x"]);
+        assert_eq!(r.suites[0].warm_ups_left_out, 1);
+        let settings = CompareSettings {
+            warm_ups: true,
+            ..CompareSettings::default()
+        };
+        let r = compare_files_with(&[("a", &a), ("b", &b)], &Options::default(), settings);
+        assert_eq!(r.suites[0].items.len(), 2);
+        assert!(r.suites[0].items[1].warm_up);
+        assert_eq!(r.suites[0].warm_ups_left_out, 0);
     }
 
     #[test]

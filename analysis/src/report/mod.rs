@@ -15,7 +15,9 @@ pub mod compare;
 
 pub use crate::options::*;
 pub use crate::suites::executions::*;
-pub use compare::{compare_documents, compare_files, ComparisonReport};
+pub use compare::{
+    compare_documents, compare_files, compare_files_with, CompareSettings, ComparisonReport,
+};
 
 // Every cell's report types, under `report::` as the front ends name them.
 macro_rules! reexport_reports {

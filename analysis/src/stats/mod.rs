@@ -12,6 +12,7 @@ pub mod dist;
 pub mod dtw;
 pub mod ecdf;
 pub mod executions;
+pub mod mann_whitney;
 pub mod modes;
 pub mod moments;
 pub mod quantile;

@@ -125,6 +125,8 @@ pub struct Item {
     pub key: String,
     pub unit: String,
     pub data: Measurements,
+    /// Warm-up values (pyperf's), left out of comparisons unless asked for.
+    pub warm_up: bool,
 }
 
 /// The measurements of one item: flat samples (summarised by the median) or

@@ -29,9 +29,11 @@ use tickbook_analysis::report::{Cell, ComparisonReport, FileReport};
 pub(crate) use table::clean_lines;
 
 /// `--compare`: the page's Comparison cell as text.
-pub(crate) fn render_comparison(r: &ComparisonReport) -> String {
-    compare::render(r)
+pub(crate) fn render_comparison(r: &ComparisonReport, only_different: bool) -> String {
+    compare::render(r, only_different)
 }
+
+pub(crate) use compare::{render_csv, render_markdown, slower_than};
 
 /// One file: its header, then every cell the page shows, in the page's
 /// order.

@@ -1500,25 +1500,57 @@ fn check_comparison(text: &str, json: &Value) {
         assert_eq!(t.rows.len(), items.len());
         for (it, r) in items.iter().zip(&t.rows) {
             assert_eq!(r[0], s(it, "key"));
-            let scale = it["unit_ns"].as_f64().unwrap_or(1.0);
+            // Values in the item's unit, shown scaled (times and bytes).
+            let scale = it["unit_ns"]
+                .as_f64()
+                .or(it["unit_bytes"].as_f64())
+                .unwrap_or(1.0);
             for (k, v) in arr(it, "values").iter().enumerate() {
-                let shown = &r[1 + if k == 0 { 0 } else { 1 + 3 * (k - 1) }];
+                let shown = &r[1 + if k == 0 { 0 } else { 1 + 4 * (k - 1) }];
                 if v.is_null() {
                     assert_eq!(shown, "—");
                 } else {
                     agree_ci(shown, v, scale, &format!("{} in file {k}", s(it, "key")));
                 }
             }
+            let quantity = s(it, "quantity");
             for (k, p) in arr(it, "against_baseline").iter().enumerate() {
-                let at = 3 + 3 * k;
+                let at = 3 + 4 * k;
                 if !p["ratio"].is_null() {
                     agree_ci(&r[at], &p["ratio"], 1.0, "ratio");
                 }
-                let verdict = &r[at + 1];
+                match p["test"]["p_value"].as_f64() {
+                    Some(pv) => agree(num(&r[at + 1]), pv, "p"),
+                    None => assert_eq!(r[at + 1], "—"),
+                }
+                let verdict = &r[at + 2];
+                let (low, high) = match quantity {
+                    "time" => ("faster", "slower"),
+                    "memory" => ("smaller", "larger"),
+                    _ => ("less", "more"),
+                };
+                let word = if p["lower"] == p["file"] { low } else { high };
                 match s(p, "verdict") {
                     "same" => assert_eq!(verdict, "same"),
-                    "missing" => assert_eq!(verdict, "no estimate"),
-                    _ => assert!(verdict.starts_with("different"), "{verdict}"),
+                    "missing" => assert!(verdict.starts_with("only in "), "{verdict}"),
+                    "no_estimate" => assert_eq!(verdict, "no estimate"),
+                    "unclear" => assert!(verdict.starts_with("unclear"), "{verdict}"),
+                    "within_threshold" => assert!(
+                        verdict.starts_with("within threshold: ") && verdict.contains(word),
+                        "{verdict}"
+                    ),
+                    _ => {
+                        let d = f(p, "relative_difference");
+                        if let Some(by) = verdict.strip_suffix(&format!(" {word}")) {
+                            // `B 32.0× faster`: the factor 1 + d.
+                            let x = by.rsplit(' ').next().unwrap_or("");
+                            agree(num(x), 1.0 + d, "factor");
+                        } else {
+                            assert!(verdict.contains(&format!(" {word} by ")), "{verdict}");
+                            let by = verdict.rsplit(" by ").next().unwrap_or("");
+                            agree(num(by), d, "relative difference");
+                        }
+                    }
                 }
             }
         }

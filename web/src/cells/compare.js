@@ -11,7 +11,7 @@
 // thread never holds a long task. 'Show only those' builds every row.
 
 import { h, later, laterDone, showMore } from '../ui/dom.js';
-import { fmtNum, fmtPercent, fmtCount, fmtSeriesValue, fmtFactor } from '../ui/units.js';
+import { fmtNum, fmtPercent, fmtCount, fmtFactor, scaleOf, ciDecimals } from '../ui/units.js';
 import { ciText } from '../ui/ci.js';
 
 // Table cells a suite shows at first (rows × columns), and the rows' bounds.
@@ -20,18 +20,38 @@ const FIRST_ROWS = [20, 100];
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letter = (i) => (i < 26 ? LETTERS[i] : `F${i + 1}`);
 
-/** An estimate in the item's unit (time units scaled) and, muted, its interval. */
+/** An estimate scaled to a unit (times and bytes) and, muted, its interval to the digits it needs. */
 function fmtEst(est, item) {
   if (!est) return h('span', { class: 'muted' }, '—');
-  const fmt = (x) => fmtSeriesValue(x, item);
+  const [s, unit] = scaleOf(est.estimate, item);
+  const [x, lo, hi] = [est.estimate / s, est.lo / s, est.hi / s];
+  const d = ciDecimals(x, lo, hi);
   return [
-    h('span', { class: 'value' }, fmt(est.estimate)),
-    h('span', { class: 'ci' }, ` [${fmt(est.lo)}, ${fmt(est.hi)}]`),
+    h('span', { class: 'value' }, `${x.toFixed(d)}\u202f${unit}`),
+    h('span', { class: 'ci' }, ` [${lo.toFixed(d)}, ${hi.toFixed(d)}]`),
   ];
+}
+
+/** A ratio and, muted, its interval, to four significant digits and the digits the interval needs. */
+function fmtRatioCi(r) {
+  if (!r) return h('span', { class: 'muted' }, '\u2014');
+  if (r.hi >= 1e300) return [h('span', { class: 'value' }, fmtRatio(r.estimate)), h('span', { class: 'ci' }, ` [${fmtRatio(r.lo)}, \u221e]`)];
+  const d = ciDecimals(r.estimate, r.lo, r.hi);
+  return [h('span', { class: 'value' }, `${r.estimate.toFixed(d)}\u00d7`), h('span', { class: 'ci' }, ` [${r.lo.toFixed(d)}, ${r.hi.toFixed(d)}]`)];
 }
 
 // Ratios near 1 are what a comparison is about: four significant digits.
 const fmtRatio = (x) => fmtFactor(x, { digits: 4 });
+
+/** The rank test's p as compare.py prints it (four decimals), small ones in exponent form. */
+function fmtP(p) {
+  const v = p?.test?.p_value;
+  if (v == null) return '\u2014';
+  return v < 1e-4 ? v.toExponential(1) : v.toFixed(4);
+}
+
+/** Words for a lower and a higher value: time is faster or slower, bytes smaller or larger. */
+const WORDS = { time: ['faster', 'slower'], memory: ['smaller', 'larger'], other: ['less', 'more'] };
 
 /**
  * The cell for a ComparisonReport. `ctx`: {threshold: current share,
@@ -58,10 +78,11 @@ export function compareCell(report, ctx) {
       'The same suite from several files, item by item: each file\u2019s estimate with its ',
       `${fmtPercent(conf)} CI, and each file against the baseline (`, h('strong', {}, 'A'),
       ') as a ratio with a bootstrap CI (both sides resampled; by execution where there are executions). ',
-      'Two results are ', h('strong', {}, 'different'), ' only when their CIs do not overlap ',
+      'A difference is shown by disjoint CIs where there are executions (Hocko and Kalibera, 2010), and by a two-sided Mann\u2013Whitney U test (p below ',
+      `${fmtPercent(1 - conf)}) where each side is one process; two results are `, h('strong', {}, 'different'), ' only when it is shown, the ratio CI excludes 1 ',
       h('em', {}, 'and'), ' they differ by more than the threshold, now ',
       h('strong', { 'data-testid': 'compare-threshold', dataset: { value: threshold } }, fmtPercent(threshold)),
-      ' (the Threshold control above). Method: docs/cli.md, \u201canalyze --compare\u201d; after Hocko and Kalibera (2010).'),
+      ' (the Threshold control above); shown but smaller is \u201cwithin threshold\u201d, and a rule that disagrees with the ratio CI is \u201cunclear\u201d. Method: docs/methods.md, \u201cComparing two results\u201d.'),
     h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)')),
   fileLegend(files),
   );
@@ -94,7 +115,8 @@ function suiteBlock(suite, files, only = new Set()) {
     h('th', { scope: 'col' }, 'Item'),
     cols.map((f, k) => [
       h('th', { scope: 'col', class: 'num', title: files[f].name }, `${letter(f)}${k === 0 ? ' (baseline)' : ''}`),
-      k > 0 ? [h('th', { scope: 'col', class: 'num' }, `${letter(f)} / ${letter(cols[0])}`), h('th', { scope: 'col' }, 'Verdict')] : null,
+      k > 0 ? [h('th', { scope: 'col', class: 'num' }, `${letter(f)} / ${letter(cols[0])}`),
+        h('th', { scope: 'col', class: 'num', title: 'two-sided Mann\u2013Whitney U test' }, 'p'), h('th', { scope: 'col' }, 'Verdict')] : null,
     ]));
   const tbody = h('tbody', {});
   const onlyDiff = h('input', { type: 'checkbox', 'data-testid': 'compare-only-different', checked: only.has(suite.suite) });
@@ -103,11 +125,16 @@ function suiteBlock(suite, files, only = new Set()) {
     h('p', { class: 'summary-line' },
       h('strong', { 'data-testid': 'compare-different-count', dataset: { value: suite.different } }, fmtCount(suite.different)),
       ` of ${fmtCount(suite.items.length)} items differ from the baseline ${letter(cols[0])} by the rule. `,
+      suite.warm_ups_left_out ? h('span', { class: 'muted', 'data-testid': 'compare-warm-ups', dataset: { value: suite.warm_ups_left_out } },
+        `${fmtCount(suite.warm_ups_left_out)} warm-up series left out. `) : null,
       h('label', { class: 'toggle' }, onlyDiff, ' Show only those')),
+    (suite.geomean ?? []).map((g) => h('p', { class: 'summary-line', 'data-testid': 'compare-geomean', dataset: { file: g.file, items: g.items, value: g.ratio?.estimate, lo: g.ratio?.lo, hi: g.ratio?.hi } },
+      `Geometric mean of ${letter(g.file)} / ${letter(g.baseline)} over ${fmtCount(g.items)} time-like items: `,
+      g.ratio ? fmtRatioCi(g.ratio) : h('span', { class: 'muted' }, 'no time-like item in both'))),
     h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
       h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
       h('thead', {}, head), tbody)));
-  const columns = 1 + 3 * cols.length - 2;
+  const columns = 1 + 4 * cols.length - 3;
   const first = Math.max(FIRST_ROWS[0], Math.min(FIRST_ROWS[1], Math.floor(FIRST_CELLS / columns)));
   const more = fill(tbody, suite.items, (item) => itemRow(item, cols, files, suite.suite), first, 'items');
   if (more) block.append(more);
@@ -126,7 +153,7 @@ function suiteBlock(suite, files, only = new Set()) {
   return block;
 }
 
-function itemRow(item, cols, files, suite) {
+function itemRow(item, cols, _files, suite) {
   const anyDiff = item.against_baseline.some((p) => p.verdict === 'different');
   return h('tr', { 'data-testid': 'compare-row', class: anyDiff ? 'different' : null, dataset: { suite, key: item.key } },
     h('th', { scope: 'row', class: 'wrap' }, item.key),
@@ -136,18 +163,34 @@ function itemRow(item, cols, files, suite) {
       const p = item.against_baseline[k - 1];
       const r = p?.ratio;
       return [cell,
-        h('td', { class: 'num', 'data-testid': 'compare-ratio', dataset: { file: cols[k], value: r?.estimate, lo: r?.lo, hi: r?.hi } },
-          r ? [h('span', { class: 'value' }, fmtRatio(r.estimate)), h('span', { class: 'ci' }, ` [${fmtRatio(r.lo)}, ${fmtRatio(r.hi)}]`)] : h('span', { class: 'muted' }, '—')),
-        h('td', { 'data-testid': 'verdict', dataset: { file: cols[k], value: p?.verdict, faster: p?.faster } }, verdict(p, files))];
+        h('td', { class: 'num', 'data-testid': 'compare-ratio', dataset: { file: cols[k], value: r?.estimate, lo: r?.lo, hi: r?.hi } }, fmtRatioCi(r)),
+        h('td', { class: 'num', 'data-testid': 'compare-p', dataset: { file: cols[k], value: p?.test?.p_value } }, fmtP(p)),
+        h('td', { 'data-testid': 'verdict', dataset: { file: cols[k], value: p?.verdict, faster: p?.faster, lower: p?.lower } }, verdict(p, item))];
     }));
 }
 
-function verdict(p, files) {
-  if (!p || p.verdict === 'missing') return h('span', { class: 'badge neutral' }, 'no estimate');
+/** The verdict in words from the compared file's side, as the terminal words it. */
+function verdict(p, item) {
+  if (!p || p.verdict === 'no_estimate') return h('span', { class: 'badge neutral' }, 'no estimate');
+  if (p.verdict === 'missing') {
+    const has = p.missing_from === p.file ? p.baseline : p.file;
+    return h('span', { class: 'badge neutral' }, `only in ${letter(has)}`);
+  }
   if (p.verdict === 'same') return h('span', { class: 'badge ok' }, 'same');
-  const who = p.faster != null ? `${letter(p.faster)} faster` : '';
-  return h('span', { class: 'badge warn', title: `relative difference ${fmtPercent(p.relative_difference)}` },
-    `different · ${who}`, h('span', { class: 'sub' }, ` by ${fmtPercent(p.relative_difference)}`));
+  if (p.verdict === 'unclear') {
+    return h('span', { class: 'badge neutral', title: p.rule === 'rank_test' ? 'the rank test and the ratio CI disagree' : 'the CIs and the ratio CI disagree' }, 'unclear');
+  }
+  const [low, high] = WORDS[item.quantity] ?? WORDS.other;
+  const word = p.lower === p.file ? low : high;
+  const d = p.relative_difference;
+  // From twice on as a factor: `B 32.0× faster`, as the terminal says it.
+  const [body, by] = d != null && d >= 1 ? [`${letter(p.file)} ${fmtFactor(1 + d)} ${word}`, ''] : [`${letter(p.file)} ${word}`, ` by ${fmtPercent(d)}`];
+  if (p.verdict === 'within_threshold') {
+    return h('span', { class: 'badge ok', title: 'shown, but no larger than the threshold' },
+      'within threshold', h('span', { class: 'sub' }, ` · ${body}${by}`));
+  }
+  return h('span', { class: 'badge warn', title: `relative difference ${fmtPercent(d)}` },
+    `different · ${body}`, h('span', { class: 'sub' }, by));
 }
 
 function pooledBlock(pooled, files) {

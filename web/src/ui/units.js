@@ -181,3 +181,38 @@ export function fmtProb(p, digits = 4) {
   const m = p / 10 ** e;
   return `${fmtSig(m, digits, false)}${NNBSP}×${NNBSP}10${String(e).replace(/./g, (c) => SUP[c])}`;
 }
+
+const TIME_SCALES = [[1e9, 's'], [1e6, 'ms'], [1e3, '\u00b5s'], [1, 'ns']];
+const BYTE_SCALES = [[2 ** 30, 'GiB'], [2 ** 20, 'MiB'], [2 ** 10, 'KiB'], [1, 'B']];
+
+/**
+ * The scale a series' values are shown in, chosen by `x`: [size in the
+ * series' unit, name]; times (`unit_ns`) to ns…s, bytes (`unit_bytes`) to
+ * B…GiB, anything else as given.
+ */
+export function scaleOf(x, item) {
+  const pick = (v, scales) => scales.find(([s]) => Math.abs(v) >= s) ?? scales[scales.length - 1];
+  if (item.unit_ns != null) {
+    const [s, u] = pick(x * item.unit_ns, TIME_SCALES);
+    return [s / item.unit_ns, u];
+  }
+  if (item.unit_bytes != null) {
+    const [s, u] = pick(x * item.unit_bytes, BYTE_SCALES);
+    return [s / item.unit_bytes, u];
+  }
+  return [1, item.unit];
+}
+
+/**
+ * Decimals showing `x` to four significant digits and an interval's nearer
+ * half-width to two, so an interval never prints as a point it is not (the
+ * terminal's `decimals`).
+ */
+export function ciDecimals(x, lo, hi) {
+  const mag = (v) => Math.floor(Math.log10(Math.abs(v)) + 1e-9);
+  let d = x !== 0 && Number.isFinite(x) ? Math.max(0, 3 - mag(x)) : 0;
+  let half = Math.min(x - lo, hi - x);
+  if (!(half > 0)) half = Math.max(x - lo, hi - x);
+  if (half > 0 && Number.isFinite(half)) d = Math.max(d, 1 - mag(half));
+  return Math.min(12, Math.max(0, d));
+}

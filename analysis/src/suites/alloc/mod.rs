@@ -63,6 +63,7 @@ impl Suite for Alloc {
                     ),
                     unit: c.unit.clone(),
                     data: Measurements::Grouped(ex),
+                    warm_up: false,
                 })
             })
             .collect()

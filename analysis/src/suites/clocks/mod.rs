@@ -39,6 +39,7 @@ impl Suite for Clocks {
                     key: c.name.clone(),
                     unit: "ns".into(),
                     data: Measurements::Flat(rc.samples_ns.clone()),
+                    warm_up: false,
                 })
             })
             .collect()

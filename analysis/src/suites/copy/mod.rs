@@ -50,6 +50,7 @@ impl Suite for Copy {
                     key,
                     unit: "ns".into(),
                     data: Measurements::Flat(c.samples_ns.clone()),
+                    warm_up: false,
                 }
             })
             .collect()

@@ -46,6 +46,7 @@ impl Suite for Ops {
                     key: format!("{} · {}", op.name, op.form),
                     unit: "ns".into(),
                     data: Measurements::Flat(xs),
+                    warm_up: false,
                 }
             })
             .collect()

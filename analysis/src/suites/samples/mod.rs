@@ -17,7 +17,7 @@ impl Suite for Samples {
     const ORDER: u8 = 7;
     const COST: u8 = 2;
     const COMPARED: Option<&'static str> = Some(
-        "mean of execution means (random-effects CI; bootstrap of the mean for one measurement per execution)",
+        "mean of execution means (random-effects CI; bootstrap of the mean for one execution or one measurement per execution)",
     );
     type Data = SamplesFile;
     type Report = SamplesReport;
@@ -39,6 +39,8 @@ impl Suite for Samples {
                 key: x.name.clone(),
                 unit: x.unit.clone(),
                 data: Measurements::Grouped(x.executions.clone()),
+                // The importers mark a warm-up series with the series it warms.
+                warm_up: x.metadata.get("warm_up_of").is_some(),
             })
             .collect()
     }
