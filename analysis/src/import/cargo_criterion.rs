@@ -28,22 +28,7 @@ pub fn looks_like_stream(bytes: &[u8]) -> bool {
 
 pub fn read(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
     let cx = Format::CargoCriterion.checker(file);
-    let mut values = Vec::new();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let v: Value = serde_json::from_slice(line).map_err(|e| {
-            cx.err(
-                None,
-                format!(
-                    "line {}: not a JSON object ({e}); the stream holds one object per line",
-                    i + 1
-                ),
-            )
-        })?;
-        values.push((i + 1, v));
-    }
+    let values = super::json_lines(&cx, bytes, "object")?;
     read_value_lines(&cx, values.iter().map(|(n, v)| (*n, v)))
 }
 

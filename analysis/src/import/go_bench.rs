@@ -283,22 +283,7 @@ pub fn read_text(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
 /// A `go test -json` stream: one event object per line.
 pub fn read_json_stream(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
     let cx = Format::GoTestJson.checker(file);
-    let mut values = Vec::new();
-    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let v: Value = serde_json::from_slice(line).map_err(|e| {
-            cx.err(
-                None,
-                format!(
-                    "line {}: not a JSON object ({e}); the stream holds one event per line",
-                    i + 1
-                ),
-            )
-        })?;
-        values.push((i + 1, v));
-    }
+    let values = super::json_lines(&cx, bytes, "event")?;
     read_events(&cx, values.iter().map(|(n, v)| (*n, v)))
 }
 

@@ -246,6 +246,33 @@ pub fn name_parse_error(bytes: &[u8], mut e: ReadError) -> ReadError {
     e
 }
 
+/// A JSON-lines stream as (line number, value), blank lines skipped; a line
+/// that is not JSON is refused with its number. `each` names what one line
+/// holds ("event", "object") for the message.
+pub(crate) fn json_lines(
+    cx: &Checker,
+    bytes: &[u8],
+    each: &str,
+) -> Result<Vec<(usize, Value)>, ReadError> {
+    let mut values = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let v: Value = serde_json::from_slice(line).map_err(|e| {
+            cx.err(
+                None,
+                format!(
+                    "line {}: not a JSON object ({e}); the stream holds one {each} per line",
+                    i + 1
+                ),
+            )
+        })?;
+        values.push((i + 1, v));
+    }
+    Ok(values)
+}
+
 /// A `samples` document from imported series; an error when nothing usable
 /// was found.
 pub(crate) fn samples_file(
