@@ -337,12 +337,7 @@ fn bernoulli_checks(report: &FileReport, t: &mut Tally) {
                 .map_or("-".into(), |r| format!("{r:.2}")),
         );
     }
-    let mut bases: Vec<&str> = b
-        .events
-        .iter()
-        .filter_map(|e| e.reference_basis.as_deref())
-        .collect();
-    bases.dedup();
+    let bases = b.reference_bases();
     println!("  reference: {}", bases.join("; "));
     let c = &b.coverage;
     let share = c.share.unwrap_or(0.0);

@@ -146,12 +146,7 @@ pub(crate) fn render(out: &mut String, b: &BernoulliReport) {
             let _ = writeln!(out, "   coverage: no event has a reference to check");
         }
     }
-    let mut bases: Vec<&str> = b
-        .events
-        .iter()
-        .filter_map(|e| e.reference_basis.as_deref())
-        .collect();
-    bases.dedup();
+    let bases = b.reference_bases();
     for basis in bases {
         let how = if basis.starts_with("the trials") {
             " (one trial of the event less one of the empty event, over the chunks that kept the CPU: the mean the estimate estimates)"

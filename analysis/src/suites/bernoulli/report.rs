@@ -40,6 +40,23 @@ pub struct BernoulliReport {
     pub planner: Vec<PlanRow>,
 }
 
+impl BernoulliReport {
+    /// What the events' references are, each once, in event order.
+    pub fn reference_bases(&self) -> Vec<&str> {
+        let mut bases: Vec<&str> = Vec::new();
+        for b in self
+            .events
+            .iter()
+            .filter_map(|e| e.reference_basis.as_deref())
+        {
+            if !bases.contains(&b) {
+                bases.push(b);
+            }
+        }
+        bases
+    }
+}
+
 /// n trials of which m ticked, as an estimate of (event + overhead).
 #[derive(Debug, Clone, Serialize)]
 pub struct TrialsRow {
