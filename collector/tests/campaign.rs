@@ -282,6 +282,69 @@ fn a_campaign_on_a_real_two_node_cluster() {
     assert_eq!(placed, want, "each node's three executions, one file each");
     // Two first submissions (one per node) and the resubmission.
     assert_eq!(array_jobs.len(), 3, "{array_jobs:?}");
+
+    cancelled_mid_run(&conf, &root.join("cut"));
     drop(cluster);
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A task cancelled while it measures: its alloc child is made to hang (the
+/// collector's fault-injection hook, passed on by sbatch's default
+/// `--export=ALL`) after clocks finished, and `scancel` stops it there.
+fn cancelled_mid_run(conf: &Path, dir: &Path) {
+    let d = dir.to_str().unwrap();
+    let out = slurm_env(bin().arg("campaign"), conf)
+        .args(["submit", d, "clocks", "alloc", "--quick", "--nodes", "n2"])
+        .env("TICKBOOK_ALLOC_CONFIG_LIMIT", "1")
+        .env("TICKBOOK_ALLOC_FAIL", "0:hang")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let file = dir.join("results/t0000-n2-e0.json");
+    let t = Instant::now();
+    // Wait until clocks is in the file and the alloc suite has started.
+    loop {
+        let run: Option<RunFile> = std::fs::read(&file)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        if run.is_some_and(|r| r.suites.iter().any(|s| s.suite == "clocks")) {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "clocks never finished"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let m: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("campaign.json")).unwrap()).unwrap();
+    let job = m["submissions"][0]["job_id"].as_u64().unwrap();
+    let cancel = slurm_env(Command::new("scancel").arg(job.to_string()), conf)
+        .status()
+        .unwrap();
+    assert!(cancel.success());
+    wait_for_empty_queue(conf);
+
+    let tasks = status(conf, d);
+    assert_eq!(tasks.len(), 1);
+    let why = tasks[0]["why"].as_str().unwrap();
+    assert_eq!(tasks[0]["state"], "failed", "{}", tasks[0]);
+    assert!(why.contains("CANCELLED"), "{why}");
+    assert!(why.contains("keeps clocks"), "{why}");
+
+    // The partial file is readable, by the types and by the analysis.
+    let run: RunFile = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(run.status, "interrupted");
+    assert_eq!(run.suites[0].status, "complete");
+    let analyzed = bin()
+        .args(["analyze", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let reports: Value = serde_json::from_slice(&analyzed.stdout).unwrap();
+    let report = &reports[0];
+    assert_eq!(report["ok"], true, "{}", report["error"]);
+    assert!(!report["clocks"].is_null(), "no clocks cell");
+    assert_eq!(report["info"]["status"], "interrupted");
 }
