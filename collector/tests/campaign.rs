@@ -107,12 +107,33 @@ fn dry_run_prints_the_script_and_writes_nothing() {
             "exec '/shared/bin/tickbook' campaign task '{}'",
             dir.display()
         ),
-        "--nodelist=a1 --array=0-3%1",
-        "--nodelist=b2 --array=4-7%1",
+        "--nodelist=a1 --export=ALL,TICKBOOK_CAMPAIGN_NODE=0 --array=0-3%1",
+        "--nodelist=b2 --export=ALL,TICKBOOK_CAMPAIGN_NODE=1 --array=0-3%1",
     ] {
         assert!(s.contains(line), "no {line:?} in\n{s}");
     }
     assert!(!dir.exists(), "--dry-run wrote {}", dir.display());
+
+    // A value that would end its #SBATCH line and start another is refused.
+    let out = bin()
+        .args(["campaign", "plan"])
+        .arg(&dir)
+        .args([
+            "clocks",
+            "--nodes",
+            "a1",
+            "--partition",
+            "p\n#SBATCH --mem=1",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--partition"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.exists());
 }
 
 fn is_root() -> bool {
@@ -267,7 +288,7 @@ fn a_campaign_on_a_real_two_node_cluster() {
         assert_eq!(c.executions, 3);
         assert_eq!(c.task, c.execution + 3 * u32::from(c.node == "n2"));
         let s = c.slurm.expect("the Slurm job");
-        assert_eq!(s.array_task_id, Some(c.task));
+        assert_eq!(s.array_task_id, Some(c.execution));
         assert!(s.job_id.is_some());
         array_jobs.insert(s.array_job_id.expect("the array job id"));
         let cpus = c.cpus.expect("the CPUs");

@@ -1,7 +1,8 @@
 //! A campaign folder's manifest (`campaign.json`): what to run where, with
 //! which Slurm options, and every submission made so far. Tasks are numbered
-//! node by node: task = node index × executions + execution, which is also
-//! the Slurm array index, so a task keeps its number across resubmissions.
+//! node by node: task = node index × executions + execution; each node's
+//! array is indexed by execution, so a task keeps its number (and file)
+//! across resubmissions.
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -60,8 +60,9 @@ pub struct PlanArgs {
     /// Or this many nodes, the first ones `sinfo` lists as up in the partition.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     node_count: Option<u32>,
-    /// Executions (separate processes, one after another) per node.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// Executions (separate processes, one after another) per node; at
+    /// most 1000, Slurm's default largest array index.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     executions: u32,
     /// Slurm partition.
     #[arg(long)]
@@ -177,7 +178,10 @@ fn plan_cmd(a: PlanArgs, submit: bool) -> Result<ExitCode, String> {
     if a.dry_run {
         print!("{script}");
         for (node, tasks) in per_node(&manifest, &(0..manifest.tasks()).collect::<Vec<_>>()) {
-            println!("# sbatch {}", sbatch_args(&dir, &node, &tasks).join(" "));
+            println!(
+                "# sbatch {}",
+                sbatch_args(&manifest, &dir, &node, &tasks).join(" ")
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -241,6 +245,23 @@ fn plan(a: &PlanArgs, dir: &Path) -> Result<Manifest, String> {
             "node name {bad:?} has characters Slurm node names do not (or a host list: name each node)"
         ));
     }
+    // Each becomes one `#SBATCH` line: a space or a line break would end it
+    // and start another option.
+    for (what, v) in [
+        ("--partition", &a.partition),
+        ("--account", &a.account),
+        ("--time", &a.time),
+        ("--constraint", &a.constraint),
+        ("--name", &a.name),
+    ] {
+        if let Some(v) = v {
+            if v.is_empty() || v.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(format!(
+                    "{what} {v:?}: empty, or has spaces or control characters"
+                ));
+            }
+        }
+    }
     let tasks = nodes.len() as u64 * u64::from(a.executions);
     if tasks > 1_000_000 {
         return Err(format!(
@@ -257,7 +278,18 @@ fn plan(a: &PlanArgs, dir: &Path) -> Result<Manifest, String> {
         Some(n) => n.clone(),
         None => dir
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| {
+                n.to_string_lossy()
+                    .chars()
+                    .map(|c| {
+                        if c.is_whitespace() || c.is_control() {
+                            '_'
+                        } else {
+                            c
+                        }
+                    })
+                    .collect()
+            })
             .unwrap_or_else(|| "campaign".into()),
     };
     Ok(Manifest {
@@ -361,7 +393,7 @@ pub fn sbatch_script(m: &Manifest, dir: &Path) -> String {
         s.push_str("#SBATCH --exclusive\n");
     }
     s.push_str(
-        "# Submitted per node: sbatch --nodelist=NODE --array=TASKS%1 (see campaign.json).\n",
+        "# Submitted per node: sbatch --nodelist=NODE --export=ALL,TICKBOOK_CAMPAIGN_NODE=INDEX\n# --array=EXECUTIONS%1 (see campaign.json).\n",
     );
     s.push_str(&format!(
         "exec {} campaign task {}\n",
@@ -371,12 +403,22 @@ pub fn sbatch_script(m: &Manifest, dir: &Path) -> String {
     s
 }
 
-fn sbatch_args(dir: &Path, node: &str, tasks: &[u32]) -> Vec<String> {
+/// The array index is the execution (Slurm caps indices at MaxArraySize,
+/// 1001 by default, so they must not grow with the node count); the node's
+/// index in the manifest comes in the environment.
+fn sbatch_args(m: &Manifest, dir: &Path, node: &str, tasks: &[u32]) -> Vec<String> {
+    let index = m.nodes.iter().position(|n| n == node).unwrap_or(0);
+    let executions: Vec<u32> = tasks
+        .iter()
+        .filter_map(|&t| m.place(t))
+        .map(|(_, e)| e)
+        .collect();
     vec![
         "--parsable".into(),
         format!("--nodelist={node}"),
+        format!("--export=ALL,{}={index}", task::NODE_VAR),
         // One execution at a time per node: executions must not disturb each other.
-        format!("--array={}%1", manifest::ranges(tasks)),
+        format!("--array={}%1", manifest::ranges(&executions)),
         dir.join(manifest::SCRIPT).to_string_lossy().into_owned(),
     ]
 }
@@ -398,7 +440,7 @@ fn per_node(m: &Manifest, tasks: &[u32]) -> Vec<(String, Vec<u32>)> {
 
 fn submit_tasks(mut m: Manifest, dir: &Path, tasks: &[u32]) -> Result<(), String> {
     for (node, tasks) in per_node(&m, tasks) {
-        let out = slurm("sbatch", &sbatch_args(dir, &node, &tasks))?;
+        let out = slurm("sbatch", &sbatch_args(&m, dir, &node, &tasks))?;
         let first = out.trim().split(';').next().unwrap_or("");
         let job_id: u64 = first
             .parse()

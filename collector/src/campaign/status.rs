@@ -108,7 +108,8 @@ pub fn gather(m: &Manifest, dir: &Path) -> Result<Vec<TaskStatus>, String> {
         };
         let rel = m.result_file(task).unwrap_or_default();
         let job = m.last_job(task);
-        let key = job.map(|j| (j, task));
+        // Array indices are executions (see `sbatch_args`).
+        let key = job.map(|j| (j, execution));
         let (state, why) = classify(
             job,
             key.and_then(|k| queue.get(&k)),
@@ -124,7 +125,7 @@ pub fn gather(m: &Manifest, dir: &Path) -> Result<Vec<TaskStatus>, String> {
             execution,
             state,
             why,
-            job: job.map(|j| format!("{j}_{task}")),
+            job: job.map(|j| format!("{j}_{execution}")),
             file: rel.to_string_lossy().into_owned(),
         });
     }

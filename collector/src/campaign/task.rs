@@ -8,6 +8,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use tickbook_analysis::format::{Campaign, CpuPinning, SlurmJob};
 
+/// The node's index in the manifest, set by `sbatch --export`.
+pub const NODE_VAR: &str = "TICKBOOK_CAMPAIGN_NODE";
+
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.trim().parse().ok()
 }
@@ -34,12 +37,19 @@ pub fn run(dir: &Path) -> ExitCode {
 
 fn prepare(dir: &Path) -> Result<tickbook_measure::CollectArgs, String> {
     let m = Manifest::read(dir)?;
-    let task = env_u64("SLURM_ARRAY_TASK_ID")
+    let execution = env_u64("SLURM_ARRAY_TASK_ID")
         .ok_or("not inside a Slurm array task (SLURM_ARRAY_TASK_ID is not set)")?;
-    let task = u32::try_from(task)
-        .ok()
+    let node_index = env_u64(NODE_VAR)
+        .ok_or_else(|| format!("{NODE_VAR} is not set: submit with tickbook campaign submit"))?;
+    let task = node_index
+        .checked_mul(u64::from(m.executions))
+        .and_then(|t| t.checked_add(execution))
+        .filter(|_| execution < u64::from(m.executions))
+        .and_then(|t| u32::try_from(t).ok())
         .filter(|&t| t < m.tasks())
-        .ok_or_else(|| format!("array index {task} is not a task of this campaign"))?;
+        .ok_or_else(|| {
+            format!("node {node_index}, execution {execution} is not a task of this campaign")
+        })?;
     let (planned, execution) = m
         .place(task)
         .ok_or_else(|| format!("task {task} has no node in the manifest"))?;
@@ -89,7 +99,7 @@ fn prepare(dir: &Path) -> Result<tickbook_measure::CollectArgs, String> {
         slurm: Some(SlurmJob {
             job_id,
             array_job_id: env_u64("SLURM_ARRAY_JOB_ID"),
-            array_task_id: Some(task),
+            array_task_id: Some(execution),
             cluster: env_str("SLURM_CLUSTER_NAME"),
             partition: env_str("SLURM_JOB_PARTITION"),
             account: env_str("SLURM_JOB_ACCOUNT"),
