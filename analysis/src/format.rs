@@ -16,7 +16,7 @@ pub const FORMAT_TAG: &str = "tickbook";
 /// The major version this build reads; files of another major are rejected by name.
 pub const FORMAT_MAJOR: u64 = 1;
 /// The version this build writes.
-pub const FORMAT_VERSION: &str = "1.0";
+pub const FORMAT_VERSION: &str = "1.1";
 
 /// `kind` of a file written by a collector run.
 pub const KIND_RUN: &str = "run";
@@ -41,7 +41,74 @@ pub struct RunFile {
     pub status: String,
     pub command_line: Vec<String>,
     pub host: Host,
+    /// Where this run sits in a campaign (`tickbook campaign`, added in 1.1);
+    /// absent for a run collected by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<Campaign>,
     pub suites: Vec<Suite>,
+}
+
+/// One task of a campaign: which node and execution it is, the Slurm job it
+/// ran as, and the CPUs it ran on.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Campaign {
+    /// The campaign's name (its manifest's `name`).
+    pub name: String,
+    /// The task's number in the campaign, 0-based: node index × executions + execution.
+    pub task: u32,
+    /// The node it ran on (Slurm's node name, `SLURMD_NODENAME`).
+    pub node: String,
+    /// Which execution on that node, 0-based.
+    pub execution: u32,
+    /// Executions planned per node.
+    pub executions: u32,
+    #[serde(default)]
+    pub slurm: Option<SlurmJob>,
+    #[serde(default)]
+    pub cpus: Option<CpuPinning>,
+}
+
+/// The Slurm job an array task ran as, from its environment.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct SlurmJob {
+    /// `SLURM_JOB_ID`: this task's own job id.
+    #[serde(default)]
+    pub job_id: Option<u64>,
+    /// `SLURM_ARRAY_JOB_ID`: the array's job id (one per submission).
+    #[serde(default)]
+    pub array_job_id: Option<u64>,
+    /// `SLURM_ARRAY_TASK_ID`: the index in the array (equal to `task`).
+    #[serde(default)]
+    pub array_task_id: Option<u32>,
+    #[serde(default)]
+    pub cluster: Option<String>,
+    #[serde(default)]
+    pub partition: Option<String>,
+    #[serde(default)]
+    pub account: Option<String>,
+    /// `SLURM_CPUS_ON_NODE`: CPUs allocated to the job on its node.
+    #[serde(default)]
+    pub cpus_on_node: Option<u32>,
+}
+
+/// The CPUs the task was given and the ones it pinned itself to.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CpuPinning {
+    /// The affinity mask the task started with (`sched_getaffinity`), e.g. `0-3`.
+    #[serde(default)]
+    pub allowed: Option<String>,
+    /// The CPUs Slurm allocated (`scontrol show job -d`: `CPU_IDs`).
+    #[serde(default)]
+    pub allocated: Option<String>,
+    /// The mask the run measured under; `null` when it could not pin.
+    #[serde(default)]
+    pub pinned: Option<String>,
+    /// How: `slurm` (the task plugin had already bound it to its
+    /// allocation), `allocated` (it bound itself to `allocated`) or
+    /// `none` (with the reason in `note`).
+    pub how: String,
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -554,6 +554,29 @@ fn full_run() -> RunFile {
             perf_event_paranoid: Some(-1),
             notes: vec!["cpu_governor: no cpufreq directory".into()],
         },
+        campaign: Some(Campaign {
+            name: "fleet".into(),
+            task: 4,
+            node: "n2".into(),
+            execution: 1,
+            executions: 3,
+            slurm: Some(SlurmJob {
+                job_id: Some(u64::MAX),
+                array_job_id: Some(17),
+                array_task_id: Some(4),
+                cluster: Some("c".into()),
+                partition: Some("debug".into()),
+                account: Some("acct".into()),
+                cpus_on_node: Some(1),
+            }),
+            cpus: Some(CpuPinning {
+                allowed: Some("0-1".into()),
+                allocated: Some("0".into()),
+                pinned: Some("0".into()),
+                how: "allocated".into(),
+                note: Some("unused but typed".into()),
+            }),
+        }),
         suites: vec![
             Suite {
                 suite: "clocks".into(),
@@ -635,6 +658,7 @@ fn minimal_run() -> RunFile {
     let mut run = full_run();
     run.ended_at = None;
     run.status = "in_progress".into();
+    run.campaign = None;
     run.host = Host {
         hostname: "h".into(),
         os: "linux".into(),
@@ -861,7 +885,7 @@ fn mutations_are_rejected() {
             d["series"][0]["executions"][0] = json!(12.5)
         }),
     ];
-    let on_run: [Mutation; 14] = [
+    let on_run: [Mutation; 17] = [
         ("copy negative sample", |d| {
             d["suites"][5]["data"]["cases"][0]["samples_ns"][1] = json!(-3.0)
         }),
@@ -905,6 +929,15 @@ fn mutations_are_rejected() {
         ("memory_bytes a string", |d| {
             d["host"]["memory_bytes"] = json!("8G")
         }),
+        ("campaign task negative", |d| {
+            d["campaign"]["task"] = json!(-1)
+        }),
+        ("campaign without node", |d| {
+            d["campaign"].as_object_mut().unwrap().remove("node");
+        }),
+        ("campaign job id a string", |d| {
+            d["campaign"]["slurm"]["job_id"] = json!("12")
+        }),
     ];
 
     let mut cases: Vec<(String, Value)> = Vec::new();
@@ -942,7 +975,7 @@ fn mutations_are_rejected() {
 fn schema_is_stricter_than_the_reader_on_enums_and_timestamps() {
     let v = validator();
     let run = serde_json::to_value(full_run()).unwrap();
-    let cases: [Mutation; 4] = [
+    let cases: [Mutation; 5] = [
         ("run status \"done\"", |d| d["status"] = json!("done")),
         ("suite status \"ok\"", |d| {
             d["suites"][4]["status"] = json!("ok")
@@ -951,6 +984,9 @@ fn schema_is_stricter_than_the_reader_on_enums_and_timestamps() {
             d["started_at"] = json!("2025-11-21 12:00:00")
         }),
         ("format_version \"1\"", |d| d["format_version"] = json!("1")),
+        ("campaign pinning \"maybe\"", |d| {
+            d["campaign"]["cpus"]["how"] = json!("maybe")
+        }),
     ];
     for (name, f) in cases {
         let mut d = run.clone();

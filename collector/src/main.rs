@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod analyze;
+mod campaign;
 mod load;
 mod report;
 mod serve;
@@ -40,6 +41,9 @@ enum Command {
     /// Write one self-contained report (.html) of result files: the page with
     /// the files inside; it opens offline and recomputes what it shows.
     Report(report::ReportArgs),
+    /// Collections on many machines as a Slurm job array: plan, submit,
+    /// status, resubmit.
+    Campaign(campaign::CampaignArgs),
     /// Internal: one execution of an alloc-suite configuration (the collector
     /// runs itself as a child process).
     #[command(name = "__alloc-child", hide = true)]
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => on_one_thread(|| analyze::run(args)),
         Command::Serve(args) => serve::run(args),
         Command::Report(args) => on_one_thread(|| report::run(args)),
+        Command::Campaign(args) => campaign::run(args),
         Command::AllocChild(args) => collect::alloc_child(args),
     }
 }

@@ -19,6 +19,13 @@ impl CpuSet {
         }
         s
     }
+    /// This set with `cpu` added (CPUs past 1023 are ignored).
+    pub fn with(mut self, cpu: usize) -> Self {
+        if cpu < 1024 {
+            self.0[cpu / 64] |= 1 << (cpu % 64);
+        }
+        self
+    }
     pub fn cpus(&self) -> Vec<usize> {
         (0..1024)
             .filter(|c| self.0[c / 64] >> (c % 64) & 1 == 1)

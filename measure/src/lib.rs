@@ -85,6 +85,33 @@ pub struct CollectArgs {
     /// 10 s + 1 s per measurement, warm-up included, per MiB of working set].
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub execution_timeout: Option<std::time::Duration>,
+    /// Set by `tickbook campaign`'s array task, never on the command line:
+    /// the file's `campaign` section.
+    #[arg(skip)]
+    pub campaign: Option<tickbook_analysis::format::Campaign>,
+}
+
+/// Now as RFC 3339 in UTC, the way result files write times.
+pub fn now_rfc3339() -> String {
+    timefmt::rfc3339(SystemTime::now())
+}
+
+/// The CPUs the calling thread may run on (`sched_getaffinity`), ascending.
+pub fn allowed_cpus() -> std::io::Result<Vec<usize>> {
+    affinity::get().map(|s| s.cpus())
+}
+
+/// Restrict the calling thread, and the threads and processes it starts
+/// later, to `cpus`. Call it before a run starts any thread.
+pub fn pin_to(cpus: &[usize]) -> std::io::Result<()> {
+    let mut set = affinity::CpuSet::empty();
+    for &c in cpus {
+        set = set.with(c);
+    }
+    if set.cpus().is_empty() {
+        return Err(std::io::Error::other("no CPU to pin to"));
+    }
+    affinity::set(&set)
 }
 
 fn parse_timeout(s: &str) -> Result<std::time::Duration, String> {
@@ -204,6 +231,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
         host,
+        campaign: args.campaign.clone(),
         suites: Vec::new(),
     };
     // One collection per output file, and write before measuring anything:
