@@ -103,7 +103,7 @@ impl Point {
 /// Pooled variance of values around their group's mean and the harmonic
 /// mean of the group sizes: Σ SSᵍ / Σ (nᵍ − 1). `None` when no group has
 /// two values.
-fn pooled(groups: impl Iterator<Item = Welford> + Clone) -> (Option<f64>, f64, bool) {
+fn pooled(groups: impl Iterator<Item = Welford>) -> (Option<f64>, f64, bool) {
     let (mut ss, mut df, mut count, mut inv) = (0.0, 0u64, 0usize, 0.0);
     let mut sizes = None;
     let mut balanced = true;
@@ -123,7 +123,12 @@ fn pooled(groups: impl Iterator<Item = Welford> + Clone) -> (Option<f64>, f64, b
     (s_sq, count as f64 / inv, balanced)
 }
 
-fn point(data: &Nested) -> Option<Point> {
+/// Each execution's moments (count, mean, sum of squares), machine by
+/// machine: all the estimators read, so a bootstrap replicate copies no
+/// measurement.
+type Moments = Vec<Vec<Welford>>;
+
+fn moments(data: &Nested) -> Option<Moments> {
     if data.is_empty()
         || data
             .iter()
@@ -131,17 +136,20 @@ fn point(data: &Nested) -> Option<Point> {
     {
         return None;
     }
-    let executions: Vec<&Vec<f64>> = data.iter().flatten().collect();
-    let (s1, r1, b1) = pooled(executions.iter().map(|e| Welford::from_slice(e)));
+    Some(
+        data.iter()
+            .map(|m| m.iter().map(|e| Welford::from_slice(e)).collect())
+            .collect(),
+    )
+}
+
+fn point(machines: &[Vec<Welford>]) -> Option<Point> {
+    let (s1, r1, b1) = pooled(machines.iter().flatten().copied());
     // Each machine's execution means, each execution counted once whatever
     // its measurements (Kalibera & Jones's means of means).
-    let exec_means: Vec<Vec<f64>> = data
+    let exec_means: Vec<Vec<f64>> = machines
         .iter()
-        .map(|m| {
-            m.iter()
-                .map(|e| Welford::from_slice(e).mean().unwrap_or(f64::NAN))
-                .collect()
-        })
+        .map(|m| m.iter().map(|e| e.mean().unwrap_or(f64::NAN)).collect())
         .collect();
     let (s2, r2, b2) = pooled(exec_means.iter().map(|m| Welford::from_slice(m)));
     let machine_means: Vec<f64> = exec_means
@@ -160,7 +168,8 @@ fn point(data: &Nested) -> Option<Point> {
 /// The components of `data` with bootstrap CIs. `None` when there is no
 /// machine, or a machine or execution is empty.
 pub fn components(data: &Nested, b: &BootstrapOptions) -> Option<Components> {
-    let p = point(data)?;
+    let m = moments(data)?;
+    let p = point(&m)?;
     let t = p.t_sq();
     let impact = p.impact();
     let total: Option<f64> = t.iter().copied().sum();
@@ -172,7 +181,7 @@ pub fn components(data: &Nested, b: &BootstrapOptions) -> Option<Components> {
         }
         _ => None,
     };
-    let (t_ci, f_ci, ci_note) = bootstrap(data, &p, b);
+    let (t_ci, f_ci, ci_note) = bootstrap(&m, &p, b);
     let levels = (0..3)
         .map(|i| Level {
             unit: UNITS[i],
@@ -209,7 +218,7 @@ type LevelCis = [Option<BootstrapCi>; 3];
 /// from three on (two give a CI of the machine level that is mostly the
 /// two values themselves), so with fewer the machine level has none.
 fn bootstrap(
-    data: &Nested,
+    data: &[Vec<Welford>],
     p: &Point,
     b: &BootstrapOptions,
 ) -> (LevelCis, LevelCis, Option<&'static str>) {
@@ -221,7 +230,7 @@ fn bootstrap(
     let mut r = rng(b.seed);
     let mut t_reps: [Vec<f64>; 3] = Default::default();
     let mut f_reps: [Vec<f64>; 3] = Default::default();
-    let mut sample: Vec<Vec<Vec<f64>>> = Vec::with_capacity(data.len());
+    let mut sample: Vec<Vec<Welford>> = Vec::with_capacity(data.len());
     for _ in 0..b.resamples {
         sample.clear();
         for m in 0..data.len() {
@@ -232,7 +241,7 @@ fn bootstrap(
             }];
             sample.push(
                 (0..machine.len())
-                    .map(|_| machine[index(&mut r, machine.len())].clone())
+                    .map(|_| machine[index(&mut r, machine.len())])
                     .collect(),
             );
         }
