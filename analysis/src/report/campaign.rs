@@ -50,6 +50,10 @@ pub struct CampaignSuite {
 pub struct CampaignItem {
     pub key: String,
     pub unit: String,
+    /// Nanoseconds per `unit` when it is a time unit (for scaling).
+    pub unit_ns: Option<f64>,
+    /// Bytes per `unit` when it is a memory unit (for scaling).
+    pub unit_bytes: Option<f64>,
     /// One per machine (in `machines` order); null where the machine has no
     /// execution of the item.
     pub machines: Vec<Option<MachineValue>>,
@@ -214,6 +218,8 @@ fn item(key: String, unit: String, per_machine: PerMachine, o: &Options) -> Camp
     };
     CampaignItem {
         key,
+        unit_ns: crate::units::ns_per_unit(&unit),
+        unit_bytes: crate::units::bytes_per_unit(&unit),
         unit,
         machines,
         components: comps,

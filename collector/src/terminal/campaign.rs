@@ -11,10 +11,10 @@ use tickbook_analysis::report::campaign::{CampaignItem, CampaignReport};
 use tickbook_analysis::stats::levels::Level;
 
 /// A value in the item's unit: durations scaled, others with four digits.
-fn value(x: f64, unit: &str) -> String {
-    match unit {
-        "ns" => fmt_ns(x),
-        _ => format!("{} {unit}", sig(x, 4)),
+fn value(x: f64, it: &CampaignItem) -> String {
+    match it.unit_ns {
+        Some(k) => fmt_ns(x * k),
+        None => format!("{} {}", sig(x, 4), it.unit),
     }
 }
 
@@ -31,7 +31,7 @@ fn machine_cell(it: &CampaignItem, m: usize) -> String {
     } else {
         ""
     };
-    format!("{}{ci} ({}×){out}", value(v.mean, &it.unit), v.executions)
+    format!("{}{ci} ({}×){out}", value(v.mean, it), v.executions)
 }
 
 fn share(l: &Level) -> String {
