@@ -110,21 +110,48 @@ pub fn compare(
     pool: bool,
 ) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
-    if names.len() != lengths.len() {
-        return Err(JsError::new("compare: one length per name"));
-    }
-    let mut entries: Vec<(&str, &[u8])> = Vec::with_capacity(names.len());
-    let mut at = 0usize;
-    for (name, &len) in names.iter().zip(&lengths) {
-        let bytes = data
-            .get(at..at + len as usize)
-            .ok_or_else(|| JsError::new("compare: the lengths exceed the data"))?;
-        entries.push((name, bytes));
-        at += len as usize;
-    }
+    let entries = split_entries("compare", &names, data, &lengths)?;
     to_js(&tickbook_analysis::report::compare_files(
         &entries, &opts, pool,
     ))
+}
+
+/// Several files as one campaign (arguments as [`compare`]): the same
+/// `CampaignReport` that `tickbook analyze --campaign --json` prints.
+#[wasm_bindgen]
+pub fn campaign(
+    names: Vec<String>,
+    data: &[u8],
+    lengths: Vec<u32>,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    let entries = split_entries("campaign", &names, data, &lengths)?;
+    to_js(&tickbook_analysis::report::campaign::campaign_files(
+        &entries, &opts,
+    ))
+}
+
+/// `data` cut into the named files of `lengths` bytes each, in order.
+fn split_entries<'a>(
+    call: &str,
+    names: &'a [String],
+    data: &'a [u8],
+    lengths: &[u32],
+) -> Result<Vec<(&'a str, &'a [u8])>, JsError> {
+    if names.len() != lengths.len() {
+        return Err(JsError::new(&format!("{call}: one length per name")));
+    }
+    let mut entries = Vec::with_capacity(names.len());
+    let mut at = 0usize;
+    for (name, &len) in names.iter().zip(lengths) {
+        let bytes = data
+            .get(at..at + len as usize)
+            .ok_or_else(|| JsError::new(&format!("{call}: the lengths exceed the data")))?;
+        entries.push((name.as_str(), bytes));
+        at += len as usize;
+    }
+    Ok(entries)
 }
 
 /// Dynamic time warping of two series (dtw-python semantics, as the

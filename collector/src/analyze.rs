@@ -8,13 +8,15 @@
 
 use crate::load::{criterion_baselines, load_inputs, read_file};
 use crate::terminal::{
-    clean_lines, render_comparison, render_csv, render_file, render_markdown, slower_than,
+    clean_lines, render_campaign, render_comparison, render_csv, render_file, render_markdown,
+    slower_than,
 };
 use clap::Args;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::ReadError;
+use tickbook_analysis::report::campaign::campaign_files;
 use tickbook_analysis::report::compare::{compare_files_with, CompareSettings};
 use tickbook_analysis::report::{
     analyze_bytes, apply_calibration, CalibrationFit, FileReport, OpsView, Options, ReferenceClock,
@@ -90,6 +92,12 @@ pub struct AnalyzeArgs {
     /// the ratio's CI and a verdict by --threshold (JSON keys in docs/cli.md).
     #[arg(long, conflicts_with_all = ["export_fit", "calibrate_with"])]
     compare: bool,
+    /// Analyse the FILEs (or folders) as one campaign instead: each file an
+    /// execution, grouped by machine (a campaign task's node, else the
+    /// hostname); every item's machines side by side and its variance split
+    /// into machine, execution and measurement components (docs/methods.md).
+    #[arg(long, conflicts_with_all = ["compare", "export_fit", "calibrate_with"])]
+    campaign: bool,
     /// With --compare: also pool executions of the same configuration on
     /// the same host from several files (samples series, alloc configs).
     #[arg(long, requires = "compare")]
@@ -201,6 +209,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     }
     if args.compare {
         return compare(&args, &opts);
+    }
+    if args.campaign {
+        return campaign(&args, &opts);
     }
     if matches!(args.format, Format::Md | Format::Csv) {
         eprintln!("error: --format md and csv are for --compare; a file's report is text or json");
@@ -401,6 +412,43 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         fmt_share(share)
     );
     ExitCode::from(EXIT_SLOWER)
+}
+
+/// `--campaign`: the files as one campaign, in the terminal or as JSON.
+fn campaign(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
+    if matches!(args.format, Format::Md | Format::Csv) {
+        eprintln!("error: --format md and csv are for --compare; a campaign is text or json");
+        return ExitCode::from(2);
+    }
+    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut failed = false;
+    for input in load_inputs(&args.files, &opts.limits) {
+        match input.bytes {
+            Ok(b) => read.push((input.name, b)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.name);
+                failed = true;
+            }
+        }
+    }
+    let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    let report = campaign_files(&entries, opts);
+    for f in report.files.iter().filter(|f| !f.ok) {
+        failed = true;
+        eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
+    }
+    let text = if args.json || args.format == Format::Json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => s + "\n",
+            Err(e) => {
+                eprintln!("error: cannot print the campaign as JSON: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        clean_lines(&render_campaign(&report))
+    };
+    print_and_exit(&text, failed)
 }
 
 /// 0.05 as `5%`.

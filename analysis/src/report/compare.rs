@@ -198,7 +198,7 @@ macro_rules! compared {
     ($($f:ident $V:ident $k:ident;)*) => {
         /// The cells files are compared on, in the page's order: (name,
         /// statistic).
-        fn compared_cells() -> Vec<(&'static str, &'static str)> {
+        pub(crate) fn compared_cells() -> Vec<(&'static str, &'static str)> {
             let mut cells = Vec::new();
             $(
                 if let Some(statistic) = <crate::suites::$f::$V as Suite>::COMPARED {
@@ -225,7 +225,7 @@ macro_rules! compared {
         }
 
         /// The items of the cell `name` in `doc`.
-        fn items_of(doc: &Document, name: &str) -> Vec<Item> {
+        pub(crate) fn items_of(doc: &Document, name: &str) -> Vec<Item> {
             let data = doc.data();
             $(
                 if name == <crate::suites::$f::$V as Suite>::NAME {

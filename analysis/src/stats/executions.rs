@@ -806,19 +806,25 @@ pub fn executions_needed(
     rel_half_width: f64,
     confidence: f64,
 ) -> Option<u64> {
-    let t2 = re.t2_sq?;
-    let per = t2 + re.t1_sq / r1.max(1) as f64;
-    let target = rel_half_width * re.mean.abs();
-    if target.is_nan() || target <= 0.0 {
+    let per = re.t2_sq? + re.t1_sq / r1.max(1) as f64;
+    units_needed(per, rel_half_width * re.mean.abs(), confidence)
+}
+
+/// The fewest top-level units r (executions, machines) for which
+/// t(1 − α/2, r − 1)·sqrt(`per_unit` / r) ≤ `half_width`, where `per_unit`
+/// is the variance one unit's mean adds; `None` past a million or for a
+/// target that is not positive.
+pub fn units_needed(per_unit: f64, half_width: f64, confidence: f64) -> Option<u64> {
+    if half_width.is_nan() || half_width <= 0.0 {
         return None;
     }
-    let enough = |r2: u64| {
-        t_two_sided(confidence, (r2 - 1) as f64)
-            .is_some_and(|t| t * (per / r2 as f64).sqrt() <= target)
+    let enough = |r: u64| {
+        t_two_sided(confidence, (r - 1) as f64)
+            .is_some_and(|t| t * (per_unit / r as f64).sqrt() <= half_width)
     };
-    // The half-width t(r₂ − 1)·sqrt(per / r₂) falls as r₂ grows, so the
-    // first r₂ that is enough is found by doubling, then bisecting (a linear
-    // scan evaluated thousands of t quantiles).
+    // The half-width falls as r grows, so the first r that is enough is
+    // found by doubling, then bisecting (a linear scan evaluated thousands
+    // of t quantiles).
     const MAX: u64 = 1_000_000;
     let (mut lo, mut hi) = (1u64, 2u64); // enough(lo) is false (or lo < 2)
     while !enough(hi) {
@@ -842,7 +848,6 @@ pub fn executions_needed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::RngExt;
 
     fn reference() -> Vec<Vec<f64>> {
         vec![
@@ -965,12 +970,7 @@ mod tests {
         assert!(t_prev * (2.0 / (r2 - 1) as f64).sqrt() > 1.0);
     }
 
-    /// Standard normal by Box–Muller (tests only).
-    fn normal(r: &mut impl rand::Rng) -> f64 {
-        let u: f64 = r.random::<f64>().max(f64::MIN_POSITIVE);
-        let v: f64 = r.random();
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
+    use crate::stats::testing::normal;
 
     fn generate(
         seed: u64,

@@ -12,6 +12,7 @@ pub mod dist;
 pub mod dtw;
 pub mod ecdf;
 pub mod executions;
+pub mod levels;
 pub mod mann_whitney;
 pub mod modes;
 pub mod moments;
@@ -25,3 +26,16 @@ pub use ecdf::Ecdf;
 pub use moments::Welford;
 pub use quantile::{quantile, quantile_sorted, QuantileType};
 pub use summary::{Fences, Summary};
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use rand::RngExt;
+
+    /// Standard normal by Box–Muller (tests only: the crate has no
+    /// distribution sampler, and a test needs no more).
+    pub fn normal(r: &mut impl rand::Rng) -> f64 {
+        let u: f64 = r.random::<f64>().max(f64::MIN_POSITIVE);
+        let v: f64 = r.random();
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}

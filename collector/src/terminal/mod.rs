@@ -1,6 +1,7 @@
 //! The terminal renderer of `tickbook analyze`: the page's cells as text
 //! tables, one file per cell (`clocks`, `bernoulli`, `ops`, `copy`, `alloc`,
-//! `trace`, `bottleneck`, `samples`), `compare` for `--compare`, and what
+//! `trace`, `bottleneck`, `samples`), `compare` for `--compare`, `campaign`
+//! for `--campaign`, and what
 //! they share: `table` (titles, aligned columns, escaping), `numbers` (units
 //! and significant digits), `clustering` (Operations and Samples) and
 //! `executions` (the impact factor table of Samples and Allocation).
@@ -12,6 +13,7 @@
 mod alloc;
 mod bernoulli;
 mod bottleneck;
+mod campaign;
 mod clocks;
 mod clustering;
 mod compare;
@@ -31,6 +33,11 @@ pub(crate) use table::clean_lines;
 /// `--compare`: the page's Comparison cell as text.
 pub(crate) fn render_comparison(r: &ComparisonReport, only_different: bool) -> String {
     compare::render(r, only_different)
+}
+
+/// `--campaign`: machines side by side and the variance split.
+pub(crate) fn render_campaign(r: &tickbook_analysis::report::campaign::CampaignReport) -> String {
+    campaign::render(r)
 }
 
 pub(crate) use compare::{render_csv, render_markdown, slower_than};

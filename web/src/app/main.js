@@ -9,6 +9,7 @@ import { Progress } from '../ui/progress.js';
 import { QUANTILE_TYPES } from '../ui/quantiles.js';
 import { h, clear } from '../ui/dom.js';
 import { compareCell, comparePending, compareFailed } from '../cells/compare.js';
+import { campaignCell, isCampaign } from '../cells/campaign.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import {
   initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare, declareViewFields,
@@ -50,6 +51,10 @@ const analyzer = new Analyzer({
 // The Comparison cell sits above the per-file cells (compare.js).
 const compareSlot = h('div', { class: 'compare-slot' });
 $('cells').prepend(compareSlot);
+// The Campaign cell sits below it, when the files make a campaign (campaign.js).
+const campaignSlot = h('div', { class: 'campaign-slot' });
+compareSlot.after(campaignSlot);
+let campaignRun = 0; // newest campaign request; older answers are dropped
 const compareView = restoreCompare(shared); // the Comparison cell's toggles, from a link (state.js)
 let pool = compareView.pool; // the Comparison cell's pooling toggle
 let compareRun = 0; // newest comparison request; older answers are dropped
@@ -229,6 +234,7 @@ async function show(key, report) {
   if (!analyzer.analyzing) {
     applied = options;
     scheduleCompare();
+    scheduleCampaign();
   }
 }
 
@@ -240,6 +246,7 @@ async function show(key, report) {
 function cancelWork() {
   analyzer.cancel();
   compareRun += 1;
+  campaignRun += 1;
   if (compareSlot.querySelector('[data-pending]')) clear(compareSlot);
   if (applied && applied !== options) {
     options = applied;
@@ -295,13 +302,40 @@ async function scheduleCompare() {
   if (focused === 'pool-toggle') compareSlot.querySelector('[data-testid="pool-toggle"]')?.focus({ preventScroll: true });
 }
 
+/**
+ * Recompute the Campaign cell: the readable files as one campaign, shown
+ * when they come from two machines or more, one with several executions.
+ */
+async function scheduleCampaign() {
+  const run = ++campaignRun;
+  const keys = [...files].filter(([, f]) => f.report?.ok).map(([key]) => key);
+  if (keys.length < 3) {
+    clear(campaignSlot);
+    return;
+  }
+  let cell = null;
+  try {
+    const report = await analyzer.campaign(keys, options);
+    if (isCampaign(report)) cell = campaignCell(report);
+  } catch (e) {
+    if (e?.cancelled) return;
+    cell = h('section', { class: 'cell error', 'data-testid': 'campaign-failed' }, h('h2', {}, 'Campaign'), h('p', {}, e?.message ?? String(e)));
+  }
+  if (run !== campaignRun) return;
+  clear(campaignSlot);
+  if (cell) campaignSlot.append(cell);
+}
+
 function remove(key) {
   if (!files.has(key)) return;
   files.delete(key);
   analyzer.forget(key);
   fileList.remove(key);
   notebook.remove(key);
-  if (!analyzer.analyzing) scheduleCompare();
+  if (!analyzer.analyzing) {
+    scheduleCompare();
+    scheduleCampaign();
+  }
   document.body.classList.toggle('many-files', files.size > 4);
   if (files.size === 0) {
     $('intro').hidden = false;

@@ -73,6 +73,15 @@ export class Analyzer {
     return p;
   }
 
+  /** The kept files as one campaign (report::campaign::campaign_files). */
+  campaign(ids, options) {
+    this.onProgress?.({ label: `Analysing a campaign of ${ids.length} files` });
+    const done = () => { if (this.pending.size === 0) this.progress(null); };
+    const p = this.call('campaign', ids, options);
+    p.then(done, done);
+    return p;
+  }
+
   fail(message) {
     this.rejectReady(new Error(message));
     this.onFatal?.(message);

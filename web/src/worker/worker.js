@@ -9,6 +9,7 @@
 //      {type: 'call', id, fn: 'exportFit', args: [report, form]}
 //      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
 //      {type: 'call', id, fn: 'compare', args: [ids, options, pool]}  (compare.js)
+//      {type: 'call', id, fn: 'campaign', args: [ids, options]}  (campaign.js)
 //      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
 //      restarted worker gets the files back this way, see Analyzer.cancel)
 // out: {type: 'ready', version, defaultOptions, maxFileBytes, cells} | {type: 'fatal', message}
@@ -21,9 +22,9 @@
 //      cells sent earlier that the page adds back; see analyzeProgressively)
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
-//      {type: 'call-part', id, suite, head?, items} (compare: postInParts)
+//      {type: 'call-part', id, suite, head?, items} (compare, campaign: postInParts)
 
-import init, { analyze, analyzeSuites, applyCalibration, compare, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, analyzeSuites, applyCalibration, campaign, compare, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order.
 import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
@@ -45,6 +46,8 @@ const CALLS = {
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
   // Several loaded files side by side (report::compare_files), for the Comparison cell.
   compare: (ids, options, pool) => compareKept(ids, options, pool),
+  // The loaded files as one campaign (report::campaign), for the Campaign cell.
+  campaign: (ids, options) => campaign(...packed(ids.map((id) => files.get(id)).filter(Boolean)), options),
   // Why the analysis would refuse these options, or null (a link's options, state.js).
   checkOptions: (options) => checkOptions(options) ?? null,
   // Why a file of this size is too big to read, or null (main.js).
@@ -65,6 +68,11 @@ function compareKept(ids, options, pool) {
 }
 
 function compareFiles(kept, options, pool) {
+  return compare(...packed(kept), options, Boolean(pool));
+}
+
+/** Files' names, their bytes as one block, and each one's length: how wasm takes several files. */
+function packed(kept) {
   const total = kept.reduce((n, f) => n + f.bytes.length, 0);
   const data = new Uint8Array(total);
   let at = 0;
@@ -72,7 +80,7 @@ function compareFiles(kept, options, pool) {
     data.set(f.bytes, at);
     at += f.bytes.length;
   }
-  return compare(kept.map((f) => f.name), data, Uint32Array.from(kept, (f) => f.bytes.length), options, Boolean(pool));
+  return [kept.map((f) => f.name), data, Uint32Array.from(kept, (f) => f.bytes.length)];
 }
 
 const files = new Map(); // id -> {name, bytes}
@@ -170,7 +178,7 @@ async function handle(msg) {
     if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
     if (!(await ready)) throw new Error('the analysis module did not start');
     const value = fn(...msg.args);
-    if (msg.fn === 'compare' && value?.suites) postInParts(msg.id, value);
+    if ((msg.fn === 'compare' || msg.fn === 'campaign') && value?.suites) postInParts(msg.id, value);
     else postMessage({ type: 'called', id: msg.id, value });
     return;
   }

@@ -1,0 +1,132 @@
+// The Campaign cell end to end: twelve files from four machines (three
+// executions each; one machine 15 % slower), loaded together. The cell shows
+// every machine's mean, which machine stands out, each level's share of the
+// variance, the impact factors and the plan exactly as `tickbook analyze
+// --campaign --json`; the generated outlier is the one marked. Two files
+// from two hosts make a comparison, not a campaign: no cell.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  ARTIFACTS, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+} from './harness.mjs';
+
+let tmp, server, files;
+
+function campaignFiles() {
+  let x = 17;
+  const noise = () => {
+    x = (x * 1103515245 + 12345) % 2147483648; // deterministic, no Math.random
+    return x / 2147483648 - 0.5;
+  };
+  const out = [];
+  for (let m = 0; m < 4; m++) {
+    const machine = 100 + 2 * noise() + (m === 3 ? 15 : 0);
+    for (let e = 0; e < 3; e++) {
+      const execution = machine + noise();
+      out.push([`node${m}-e${e}.json`, JSON.stringify({
+        format: 'tickbook', format_version: '1.0', kind: 'samples', source: 'campaign e2e',
+        host: { hostname: `node${m}` },
+        series: [
+          { name: 'op', unit: 'ns', executions: [Array.from({ length: 40 }, () => execution + 0.5 * noise())] },
+          { name: 'flat', unit: 'us', executions: [Array.from({ length: 40 }, () => 250 + noise())] },
+        ],
+      })]);
+    }
+  }
+  return out;
+}
+
+before(async () => {
+  await checkPrerequisites();
+  tmp = await tempDir();
+  files = [];
+  for (const [name, text] of campaignFiles()) {
+    const f = path.join(tmp, name);
+    await writeFile(f, text);
+    files.push(f);
+  }
+  server = await serve(path.join(tmp, 'results'));
+});
+
+after(async () => {
+  await server?.stop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+async function readCell(page) {
+  return page.$$eval('[data-testid=campaign-suite]', (blocks) => blocks.map((b) => ({
+    suite: b.dataset.suite,
+    rows: [...b.querySelectorAll('[data-testid=campaign-row]')].map((r) => ({
+      key: r.dataset.key,
+      machines: [...r.querySelectorAll('[data-testid=campaign-machine]')].map((c) => ({
+        mean: c.dataset.value, executions: c.dataset.executions, out: c.dataset.standsOut,
+        text: c.textContent,
+      })),
+    })),
+    split: [...b.querySelectorAll('[data-testid=campaign-split-row]')].map((r) => ({
+      key: r.dataset.key,
+      shares: [...r.querySelectorAll('[data-testid=campaign-share]')].map((c) => c.dataset.value),
+      impacts: [...r.querySelectorAll('[data-testid=campaign-impact]')].map((c) => c.dataset.value),
+      plan: r.querySelector('[data-testid=campaign-plan]').dataset,
+    })),
+  })));
+}
+
+test('a four-machine campaign: the Campaign cell equals analyze --campaign, the outlier stands out', async () => {
+  const expected = JSON.parse(await tickbook(['analyze', '--campaign', '--json', ...files]));
+  assert.deepEqual(expected.machines, ['node0', 'node1', 'node2', 'node3']);
+  const op = expected.suites[0].items.find((i) => i.key === 'op');
+  assert.deepEqual(op.machines.map((m) => m.stands_out), [false, false, false, true], 'the generated outlier');
+  assert.ok(op.components.levels[2].share > 0.8, 'machines hold most of the variance of op');
+
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', files);
+    await waitForFiles(page, files.length, 120_000);
+    await page.waitForSelector('[data-testid=campaign-cell]', { timeout: 120_000 });
+    const cell = await readCell(page);
+    assert.deepEqual(cell.map((s) => s.suite), expected.suites.map((s) => s.suite));
+    for (const [k, want] of expected.suites.entries()) {
+      const got = cell[k];
+      assert.deepEqual(got.rows.map((r) => r.key), want.items.map((i) => i.key));
+      for (const [i, item] of want.items.entries()) {
+        item.machines.forEach((m, j) => {
+          const shown = got.rows[i].machines[j];
+          assert.ok(sameNumber(num(shown.mean), m.mean), `${item.key} machine ${j} mean`);
+          assert.equal(Number(shown.executions), m.executions);
+          assert.equal(shown.out, String(m.stands_out ?? ''), `${item.key} machine ${j} stands out`);
+          assert.equal(shown.text.includes('stands out'), m.stands_out === true);
+        });
+        const lv = item.components.levels;
+        got.split[i].shares.forEach((s, j) => assert.ok(sameNumber(num(s), lv[j].share), `${item.key} share ${j}`));
+        assert.ok(sameNumber(num(got.split[i].impacts[0]), lv[1].impact_ci?.estimate ?? lv[1].impact));
+        assert.ok(sameNumber(num(got.split[i].impacts[1]), lv[2].impact_ci?.estimate ?? lv[2].impact));
+        const plan = item.plans.find((p) => p.machine_cost === 10 && p.rel_half_width === 0.01);
+        assert.equal(num(got.split[i].plan.machines), plan.machines);
+        assert.equal(num(got.split[i].plan.executions), plan.executions_per_machine);
+      }
+    }
+    // The shown mean of node3's op is its value scaled (ns): read it back.
+    const node3 = cell[0].rows.find((r) => r.key === 'op').machines[3].text;
+    const shownMean = Number(node3.match(/^([\d.]+)/)[1]);
+    assert.ok(Math.abs(shownMean - op.machines[3].mean) < 0.05, `${node3} vs ${op.machines[3].mean}`);
+    await screenshot(page, 'campaign');
+    await page.locator('[data-testid=campaign-cell]').screenshot({ path: path.join(ARTIFACTS, 'campaign-cell.png') });
+
+    // Two files from two hosts: a comparison, no campaign.
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', [files[0], files[3]]);
+    await waitForFiles(page, 2, 60_000);
+    await page.waitForSelector('[data-testid=compare-cell]', { timeout: 60_000 });
+    assert.equal(await page.$('[data-testid=campaign-cell]'), null);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+});
