@@ -6,6 +6,8 @@
 //! Without root or Slurm the cluster test is skipped with a message, unless
 //! `TICKBOOK_REQUIRE_SLURM=1` (set by `scripts/test` as root) makes that a failure.
 
+mod common;
+
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -303,10 +305,50 @@ fn a_campaign_on_a_real_two_node_cluster() {
     assert_eq!(placed, want, "each node's three executions, one file each");
     // Two first submissions (one per node) and the resubmission.
     assert_eq!(array_jobs.len(), 3, "{array_jobs:?}");
+    campaign_analysed(&dir.join("results"));
 
     cancelled_mid_run(&conf, &root.join("cut"));
     drop(cluster);
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The six files as one campaign (`analyze --campaign`): two machines named
+/// by their nodes (one hostname here), three executions of every item on
+/// each, the three-level split, and the terminal agreeing with `--json`.
+/// The files are kept in target/tickbook-test/campaign for the page's test
+/// (tests/e2e/campaign.test.mjs), which runs after this one in scripts/test.
+fn campaign_analysed(results: &Path) {
+    let (text_out, json) = common::analyze_both(&["--campaign", results.to_str().unwrap()], 0);
+    assert_eq!(json["machines"], serde_json::json!(["n1", "n2"]), "{json}");
+    let suites = json["suites"].as_array().unwrap();
+    let names: Vec<&str> = suites
+        .iter()
+        .map(|s| s["suite"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["clocks", "ops"]);
+    for s in suites {
+        for item in s["items"].as_array().unwrap() {
+            for m in item["machines"].as_array().unwrap() {
+                assert_eq!(m["executions"], 3, "{item}");
+            }
+            let levels = item["components"]["levels"].as_array().unwrap();
+            let units: Vec<&str> = levels.iter().map(|l| l["unit"].as_str().unwrap()).collect();
+            assert_eq!(units, ["measurement", "execution", "machine"]);
+            assert_eq!(levels[1]["units"], 6);
+            assert_eq!(levels[2]["units"], 2);
+        }
+    }
+    assert!(
+        text_out.contains("Campaign (6 files from 2 machines)"),
+        "{text_out}"
+    );
+    let keep = repo().join("target/tickbook-test/campaign");
+    let _ = std::fs::remove_dir_all(&keep);
+    std::fs::create_dir_all(&keep).unwrap();
+    for e in std::fs::read_dir(results).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, keep.join(p.file_name().unwrap())).unwrap();
+    }
 }
 
 /// A task cancelled while it measures: its alloc child is made to hang (the

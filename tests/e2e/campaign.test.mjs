@@ -3,14 +3,18 @@
 // every machine's mean, which machine stands out, each level's share of the
 // variance, the impact factors and the plan exactly as `tickbook analyze
 // --campaign --json`; the generated outlier is the one marked. Two files
-// from two hosts make a comparison, not a campaign: no cell.
+// from two hosts make a comparison, not a campaign: no cell. Then the six
+// files of the real two-node Slurm campaign that collector/tests/campaign.rs
+// ran just before (scripts/test runs it first; kept in
+// target/tickbook-test/campaign): the same cell, equal to the CLI, with the
+// nodes as machines.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  ARTIFACTS, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  ARTIFACTS, ROOT, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
 } from './harness.mjs';
 
 let tmp, server, files;
@@ -75,6 +79,30 @@ async function readCell(page) {
   })));
 }
 
+function assertCellEquals(cell, expected) {
+  assert.deepEqual(cell.map((s) => s.suite), expected.suites.map((s) => s.suite));
+  for (const [k, want] of expected.suites.entries()) {
+    const got = cell[k];
+    assert.deepEqual(got.rows.map((r) => r.key), want.items.map((i) => i.key));
+    for (const [i, item] of want.items.entries()) {
+      item.machines.forEach((m, j) => {
+        const shown = got.rows[i].machines[j];
+        assert.ok(sameNumber(num(shown.mean), m.mean), `${item.key} machine ${j} mean`);
+        assert.equal(Number(shown.executions), m.executions);
+        assert.equal(shown.out, String(m.stands_out ?? ''), `${item.key} machine ${j} stands out`);
+        assert.equal(shown.text.includes('stands out'), m.stands_out === true);
+      });
+      const lv = item.components.levels;
+      got.split[i].shares.forEach((s, j) => assert.ok(sameNumber(num(s), lv[j].share), `${item.key} share ${j}`));
+      assert.ok(sameNumber(num(got.split[i].impacts[0]), lv[1].impact_ci?.estimate ?? lv[1].impact));
+      assert.ok(sameNumber(num(got.split[i].impacts[1]), lv[2].impact_ci?.estimate ?? lv[2].impact));
+      const plan = item.plans.find((p) => p.machine_cost === 10 && p.rel_half_width === 0.01);
+      assert.equal(num(got.split[i].plan.machines), plan.machines);
+      assert.equal(num(got.split[i].plan.executions), plan.executions_per_machine);
+    }
+  }
+}
+
 test('a four-machine campaign: the Campaign cell equals analyze --campaign, the outlier stands out', async () => {
   const expected = JSON.parse(await tickbook(['analyze', '--campaign', '--json', ...files]));
   assert.deepEqual(expected.machines, ['node0', 'node1', 'node2', 'node3']);
@@ -88,29 +116,9 @@ test('a four-machine campaign: the Campaign cell equals analyze --campaign, the 
     await page.setInputFiles('[data-testid=file-input]', files);
     await waitForFiles(page, files.length, 120_000);
     await page.waitForSelector('[data-testid=campaign-cell]', { timeout: 120_000 });
-    const cell = await readCell(page);
-    assert.deepEqual(cell.map((s) => s.suite), expected.suites.map((s) => s.suite));
-    for (const [k, want] of expected.suites.entries()) {
-      const got = cell[k];
-      assert.deepEqual(got.rows.map((r) => r.key), want.items.map((i) => i.key));
-      for (const [i, item] of want.items.entries()) {
-        item.machines.forEach((m, j) => {
-          const shown = got.rows[i].machines[j];
-          assert.ok(sameNumber(num(shown.mean), m.mean), `${item.key} machine ${j} mean`);
-          assert.equal(Number(shown.executions), m.executions);
-          assert.equal(shown.out, String(m.stands_out ?? ''), `${item.key} machine ${j} stands out`);
-          assert.equal(shown.text.includes('stands out'), m.stands_out === true);
-        });
-        const lv = item.components.levels;
-        got.split[i].shares.forEach((s, j) => assert.ok(sameNumber(num(s), lv[j].share), `${item.key} share ${j}`));
-        assert.ok(sameNumber(num(got.split[i].impacts[0]), lv[1].impact_ci?.estimate ?? lv[1].impact));
-        assert.ok(sameNumber(num(got.split[i].impacts[1]), lv[2].impact_ci?.estimate ?? lv[2].impact));
-        const plan = item.plans.find((p) => p.machine_cost === 10 && p.rel_half_width === 0.01);
-        assert.equal(num(got.split[i].plan.machines), plan.machines);
-        assert.equal(num(got.split[i].plan.executions), plan.executions_per_machine);
-      }
-    }
+    assertCellEquals(await readCell(page), expected);
     // The shown mean of node3's op is its value scaled (ns): read it back.
+    const cell = await readCell(page);
     const node3 = cell[0].rows.find((r) => r.key === 'op').machines[3].text;
     const shownMean = Number(node3.match(/^([\d.]+)/)[1]);
     assert.ok(Math.abs(shownMean - op.machines[3].mean) < 0.05, `${node3} vs ${op.machines[3].mean}`);
@@ -123,6 +131,41 @@ test('a four-machine campaign: the Campaign cell equals analyze --campaign, the 
     await waitForFiles(page, 2, 60_000);
     await page.waitForSelector('[data-testid=compare-cell]', { timeout: 60_000 });
     assert.equal(await page.$('[data-testid=campaign-cell]'), null);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a real Slurm campaign (two nodes × three executions): the Campaign cell equals analyze --campaign', async (t) => {
+  const dir = path.join(ROOT, 'target/tickbook-test/campaign');
+  const names = await readdir(dir).catch(() => []);
+  if (names.length === 0) {
+    // scripts/test runs the cluster test first as root; by hand, run it first.
+    assert.notEqual(process.env.TICKBOOK_REQUIRE_SLURM, '1', `no campaign files in ${dir}: collector/tests/campaign.rs did not keep them`);
+    t.skip(`no campaign files in ${dir} (run collector/tests/campaign.rs first, as root)`);
+    return;
+  }
+  const real = names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(dir, n));
+  assert.equal(real.length, 6);
+  const expected = JSON.parse(await tickbook(['analyze', '--campaign', '--json', ...real]));
+  assert.deepEqual(expected.machines, ['n1', 'n2']);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', real);
+    await waitForFiles(page, real.length, 120_000);
+    await page.waitForSelector('[data-testid=campaign-cell]', { timeout: 120_000 });
+    // Every row, not only the first ones each table shows.
+    for (const button of await page.$$('[data-testid=campaign-cell] [data-testid=show-more]')) await button.click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=campaign-cell] tbody')]
+      .every((b) => b.dataset.shown === b.dataset.total), null, { timeout: 60_000 });
+    const summary = await page.$eval('[data-testid=campaign-summary]', (p) => ({ ...p.dataset }));
+    assert.deepEqual(summary, { testid: 'campaign-summary', files: '6', machines: '2' });
+    assertCellEquals(await readCell(page), expected);
+    await page.locator('[data-testid=campaign-cell]').screenshot({ path: path.join(ARTIFACTS, 'campaign-slurm.png') });
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
     assert.deepEqual(problems.foreignRequests, []);

@@ -96,7 +96,13 @@ pub fn campaign_files(entries: &[(&str, &[u8])], opts: &Options) -> CampaignRepo
 /// the hostname.
 pub fn machine_of(doc: &Document) -> Option<String> {
     match doc {
-        Document::Run(r) => Some(r.run.host.hostname.clone()),
+        Document::Run(r) => Some(
+            r.run
+                .campaign
+                .as_ref()
+                .map(|c| c.node.clone())
+                .unwrap_or_else(|| r.run.host.hostname.clone()),
+        ),
         Document::Samples(s) => s
             .host
             .as_ref()

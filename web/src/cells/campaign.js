@@ -35,7 +35,11 @@ function machineCell(v, item) {
 function impactCell(level) {
   const ci = level?.impact_ci;
   const value = ci?.estimate ?? level?.impact;
-  if (value == null) return numCell('impact', null, '');
+  if (value == null) {
+    const td = numCell('impact', null, '');
+    td.dataset.testid = 'campaign-impact';
+    return td;
+  }
   const text = ci
     ? [h('span', { class: 'value' }, fmtFactor(ci.estimate)), h('span', { class: 'ci' }, ` [${fmtFactor(ci.lo)}, ${fmtFactor(ci.hi)}]`)]
     : fmtFactor(value);
