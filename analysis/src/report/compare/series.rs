@@ -309,6 +309,9 @@ mod tests {
         let g = &r.groups[0];
         assert_eq!(g.series, ["fast", "slow", "same"]);
         assert_eq!(g.reference, ReferenceChoice::Lowest);
+        // `slow` and `same` (as slow as `slow`) both differ from `fast`:
+        // the count is of series, not of the group.
+        assert_eq!(g.different, 2);
         let p = &g.against_reference[0];
         assert_eq!((p.file, p.baseline, p.verdict), (1, 0, Verdict::Different));
         assert_eq!(p.lower, Some(0));
