@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  FIXTURES, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  FIXTURES, ROOT, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
 } from './harness.mjs';
 
 let tmp, server, files;
@@ -290,6 +290,13 @@ test('one file with several series: the Comparison cell equals analyze --compare
     assert.deepEqual(shown[0].summary.split('\n').map((l) => l.trim()), summary);
     assert.deepEqual(shown[0].speeds, summary.slice(1).map((l) => l.split(' times ')[0]));
     await screenshot(page, 'compare-series');
+    // The new controls and table pass axe (no serious or critical violation).
+    await page.evaluate(await readFile(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => {
+      const r = await globalThis.axe.run('#cell-compare', { resultTypes: ['violations'] });
+      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(serious, [], 'axe on the series comparison');
     // A named reference, as --reference names it.
     await page.selectOption('[data-testid=series-reference]', 'sleep 0.01');
     await page.waitForSelector('[data-testid=compare-cell][data-reference="sleep 0.01"][data-built=true]', { timeout: 120_000 });
