@@ -301,6 +301,25 @@ test('one file with several series: the Comparison cell equals analyze --compare
     await page.selectOption('[data-testid=series-reference]', 'sleep 0.01');
     await page.waitForSelector('[data-testid=compare-cell][data-reference="sleep 0.01"][data-built=true]', { timeout: 120_000 });
     assertSeriesEquals(await readSeries(page), named);
+
+    // With other files loaded, the files are compared; the control picks
+    // one file's series instead, and a button goes back.
+    const py = ['a.json', 'b.json'].map((f) => path.join(FIXTURES, 'compare', 'pyperf', f));
+    await page.setInputFiles('[data-testid=file-input]', py);
+    await waitForFiles(page, 3, 120_000);
+    // The files' comparison replaces the series (which is built too).
+    const filesCell = '[data-testid=compare-cell]:not([data-series]) [data-testid=compare-files]';
+    await page.waitForSelector(filesCell, { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    assert.equal(await page.locator('[data-testid=compare-cell][data-series=true]').count(), 0, 'three files: the files are compared');
+    const option = await page.$eval('[data-testid=series-file]', (s) => [...s.options].find((o) => o.textContent === 'series.json').value);
+    await page.selectOption('[data-testid=series-file]', option);
+    await page.waitForSelector('[data-testid=compare-cell][data-series=true][data-built=true]', { timeout: 120_000 });
+    assertSeriesEquals(await readSeries(page), named);
+    await page.click('[data-testid=series-back]');
+    await page.waitForSelector(filesCell, { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    assert.equal(await page.locator('[data-testid=compare-cell][data-series=true]').count(), 0, 'back to the files');
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
   } finally {

@@ -54,6 +54,7 @@ const compareView = restoreCompare(shared); // the Comparison cell's toggles, fr
 let pool = compareView.pool; // the Comparison cell's pooling toggle
 let warmUps = compareView.warmUps; // its warm-up toggle (the CLI's --warm-ups)
 let seriesReference = compareView.reference; // the reference series of one file's comparison, or null
+let seriesKey = null; // with several files: the one whose series the Comparison cell shows, or null
 let compareRun = 0; // newest comparison request; older answers are dropped
 let applied = null; // the options of the reports on show (restored by Cancel)
 
@@ -275,7 +276,7 @@ function comparable() {
  */
 async function scheduleSeries(run) {
   const ok = [...files].filter(([, f]) => f.report?.ok);
-  const [key, f] = ok.length === 1 ? ok[0] : [];
+  const [key, f] = ok.length === 1 ? ok[0] : ok.find(([k]) => k === seriesKey) ?? [];
   if (!f || !(f.report.info?.suites ?? []).includes('samples')) {
     clear(compareSlot);
     return;
@@ -292,6 +293,7 @@ async function scheduleSeries(run) {
       threshold: opts.threshold,
       setReference: (name) => { seriesReference = name; scheduleCompare(); },
       setWarmUps: (on) => { warmUps = on; scheduleCompare(); },
+      back: ok.length > 1 ? () => { seriesKey = null; scheduleCompare(); } : null,
     });
   } catch (e) {
     if (e?.cancelled) return;
@@ -307,7 +309,8 @@ async function scheduleSeries(run) {
 async function scheduleCompare() {
   const run = ++compareRun;
   const keys = comparable();
-  if (keys.length < 2) {
+  if (seriesKey != null && !files.get(seriesKey)?.report?.ok) seriesKey = null;
+  if (keys.length < 2 || seriesKey != null) {
     await scheduleSeries(run);
     return;
   }
@@ -322,7 +325,10 @@ async function scheduleCompare() {
       return;
     }
     cell = compareCell(report, { threshold: opts.threshold, only: compareView.only, setPool: (on) => { pool = on; scheduleCompare(); },
-      setWarmUps: (on) => { warmUps = on; scheduleCompare(); } });
+      setWarmUps: (on) => { warmUps = on; scheduleCompare(); },
+      // Files whose series can be compared with each other instead.
+      seriesFiles: [...files].filter(([, f]) => f.report?.ok && (f.report.info?.suites ?? []).includes('samples')).map(([key, f]) => ({ key, name: f.name })),
+      showSeries: (key) => { seriesKey = key; scheduleCompare(); } });
   } catch (e) {
     if (e?.cancelled) return;
     cell = compareFailed(e?.message ?? String(e));

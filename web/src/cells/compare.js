@@ -69,7 +69,9 @@ function warmUpsToggle(on, set) {
  * The cell for a ComparisonReport. `ctx`: {threshold: current share,
  * pool: bool, setPool(bool), setWarmUps(bool), names: [label per compared
  * file], only: Set of suites showing only the items that differ (kept in
- * the link, state.js; this cell adds and removes suites)}.
+ * the link, state.js; this cell adds and removes suites), seriesFiles:
+ * [{key, name}] of files with series, showSeries(key): compare one's series
+ * instead}.
  */
 export function compareCell(report, ctx) {
   const files = report.files;
@@ -96,7 +98,11 @@ export function compareCell(report, ctx) {
       h('strong', { 'data-testid': 'compare-threshold', dataset: { value: threshold } }, fmtPercent(threshold)),
       ' (the Threshold control above); shown but smaller is \u201cwithin threshold\u201d, and a rule that disagrees with the ratio CI is \u201cunclear\u201d. Method: docs/methods.md, \u201cComparing two results\u201d.'),
     h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)'),
-    ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {}))),
+    ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
+    ctx.seriesFiles?.length ? [' ', h('label', { class: 'toggle' }, 'Compare the series of one file instead: ',
+      h('select', { 'data-testid': 'series-file', onchange: (e) => { if (e.target.value) ctx.showSeries(e.target.value); } },
+        h('option', { value: '' }, '\u2014'),
+        ctx.seriesFiles.map((f) => h('option', { value: f.key }, f.name))))] : null),
   fileLegend(files),
   );
   for (const suite of report.suites) section.append(later(() => suiteBlock(suite, files, ctx.only)));
@@ -258,7 +264,8 @@ function fmtSpeed(s) {
 /**
  * The cell for a SeriesComparisonReport: one file's series, per unit, each
  * against the unit's reference series. `ctx`: {threshold, reference: the
- * name asked for or null, setReference(name|null), setWarmUps(bool)}.
+ * name asked for or null, setReference(name|null), setWarmUps(bool), back:
+ * null, or with several files a function that goes back to comparing them}.
  */
 export function seriesCell(report, ctx) {
   const threshold = report.options?.threshold ?? ctx.threshold;
@@ -283,7 +290,8 @@ export function seriesCell(report, ctx) {
       h('strong', {}, 'different'), ` when shown, the ratio CI agreeing, and above ${fmtPercent(threshold)}. `,
       'The last column is hyperfine\u2019s relative speed: the ratio of the means \u00b1 the error propagated from the standard deviations, as its summary prints it. Method: docs/methods.md, \u201cComparing two results\u201d.'),
     h('label', { class: 'toggle' }, 'Reference: ', select),
-    ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {}))),
+    ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
+    ctx.back ? [' ', h('button', { type: 'button', 'data-testid': 'series-back', onclick: () => ctx.back() }, 'Compare the files instead')] : null),
   );
   if (report.warm_ups_left_out) {
     section.append(h('p', { class: 'muted', 'data-testid': 'compare-warm-ups', dataset: { value: report.warm_ups_left_out } },
