@@ -100,7 +100,8 @@ pub fn apply_calibration_js(
 
 /// Compare several files (`names[i]` holds `lengths[i]` bytes of `data`,
 /// in order): the same `ComparisonReport` that `tickbook analyze --compare
-/// --json` prints. `pool` adds pooled executions of one configuration.
+/// --json` prints. `pool` adds pooled executions of one configuration;
+/// `warm_ups` compares warm-up series too (`--warm-ups`).
 #[wasm_bindgen]
 pub fn compare(
     names: Vec<String>,
@@ -108,12 +109,39 @@ pub fn compare(
     lengths: Vec<u32>,
     options: JsValue,
     pool: bool,
+    warm_ups: bool,
 ) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
     let entries = split_entries("compare", &names, data, &lengths)?;
-    to_js(&tickbook_analysis::report::compare_files(
-        &entries, &opts, pool,
+    to_js(&tickbook_analysis::report::compare_files_with(
+        &entries,
+        &opts,
+        tickbook_analysis::report::CompareSettings { pool, warm_ups },
     ))
+}
+
+/// The series of one file against a reference series: the same
+/// `SeriesComparisonReport` that `tickbook analyze --compare-series --json`
+/// prints. `reference`: a series' name, or undefined for each unit's
+/// lowest. Throws with the reason when the file has no series to compare.
+#[wasm_bindgen(js_name = compareSeries)]
+pub fn compare_series(
+    name: &str,
+    bytes: &[u8],
+    options: JsValue,
+    reference: Option<String>,
+    warm_ups: bool,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    let r = tickbook_analysis::report::compare_series_bytes(
+        name,
+        bytes,
+        reference.as_deref(),
+        &opts,
+        warm_ups,
+    )
+    .map_err(|e| JsError::new(&e))?;
+    to_js(&r)
 }
 
 /// Several files as one campaign (arguments as [`compare`]): the same

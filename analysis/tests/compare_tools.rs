@@ -4,14 +4,19 @@
 //! at 0.05, dumped with `--dump_to_json`), Criterion.rs's change report
 //! (`change/estimates.json`, "Performance has regressed") and pyperf's
 //! compare_to (its significance per benchmark). Every item measured in one
-//! process gets a verdict.
+//! process gets a verdict. Series of one file against a reference: against
+//! hyperfine's printed summary and compare.py's `filters` mode; two runs a
+//! side against pyperf's merged files (`pyperf convert --add`).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use tickbook_analysis::read::read_document_within;
+use tickbook_analysis::report::compare::series::{ReferenceChoice, RelativeSpeed};
 use tickbook_analysis::report::compare::{
-    compare_files, ComparisonReport, ItemComparison, PairComparison, Rule, Verdict,
+    compare_files, compare_sides, CompareSettings, ComparisonReport, ItemComparison,
+    PairComparison, Rule, Verdict,
 };
-use tickbook_analysis::report::Options;
+use tickbook_analysis::report::{compare_series_bytes, Options};
 
 fn pairs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/compare")
@@ -199,6 +204,203 @@ fn pyperf_verdicts_agree_with_compare_to() {
         assert!(
             (ours - ratio).abs() < 1e-9 * ratio,
             "{name}: {ours} vs {ratio}"
+        );
+    }
+}
+
+/// hyperfine's relative speed as it prints it: `1.38 ± 0.33`.
+fn speed(s: &RelativeSpeed) -> String {
+    format!("{:.2} ± {:.2}", s.factor, s.factor_error.expect("an error"))
+}
+
+#[test]
+fn hyperfine_series_agree_with_its_printed_summary() {
+    let dir = pairs().join("hyperfine");
+    let bytes = read(&dir.join("series.json"));
+    let r = compare_series_bytes("series.json", &bytes, None, &Options::default(), false)
+        .expect("series");
+    assert_eq!(r.groups.len(), 1, "one unit: seconds");
+    let g = &r.groups[0];
+    // hyperfine's summary: "'A' ran" then "X ± E times faster than 'B'".
+    let printed = String::from_utf8(read(&dir.join("hyperfine-output.txt"))).expect("text");
+    let summary: Vec<&str> = printed
+        .lines()
+        .skip_while(|l| l.trim() != "Summary")
+        .skip(1)
+        .map(str::trim)
+        .collect();
+    assert_eq!(summary[0], format!("'{}' ran", g.series[0]), "the fastest");
+    assert_eq!(g.reference, ReferenceChoice::Lowest);
+    let lines = &summary[1..];
+    assert_eq!(lines.len(), g.series.len() - 1);
+    for line in lines {
+        let (figure, rest) = line
+            .split_once(" times faster than ")
+            .expect("a summary line");
+        let name = rest.trim_matches('\'');
+        let k = g.series.iter().position(|s| s == name).expect("the series");
+        let s = g.relative_speed[k - 1].expect("a relative speed");
+        assert!(s.reference_lower);
+        assert_eq!(speed(&s), figure, "{name}");
+        // The engine's ratio of means is hyperfine's ratio too, and its
+        // verdict (the rank test: one run per process) agrees with its CI.
+        let p = &g.against_reference[k - 1];
+        let ratio = p.ratio.as_ref().expect("a ratio");
+        assert!((ratio.estimate - s.ratio).abs() < 1e-12 * s.ratio);
+        assert_eq!(p.rule, Some(Rule::RankTest));
+        assert_eq!(p.verdict, Verdict::Different, "{name}: {p:?}");
+        assert_eq!(p.lower, Some(0));
+    }
+}
+
+#[test]
+fn series_in_one_file_agree_with_compare_py_filters_mode() {
+    let dir = pairs().join("googlebench");
+    let bytes = read(&dir.join("O2.json"));
+    let tool = json(&dir.join("compare-filters.json"));
+    let rows = tool.as_array().expect("compare.py's list");
+    let row = |suffix: &str| {
+        rows.iter()
+            .find(|e| e["name"] == format!("[BM_Accumulate vs. BM_Sort/512]{suffix}"))
+            .unwrap_or_else(|| panic!("no row {suffix:?}"))
+    };
+    for (which, p_key, change_key) in [
+        ("real_time", "time_pvalue", "time"),
+        ("cpu_time", "cpu_pvalue", "cpu"),
+    ] {
+        let reference = format!("BM_Accumulate {which}");
+        let r = compare_series_bytes(
+            "O2.json",
+            &bytes,
+            Some(&reference),
+            &Options::default(),
+            false,
+        )
+        .expect("series");
+        let g = r
+            .groups
+            .iter()
+            .find(|g| g.series[0] == reference)
+            .expect("the reference's group");
+        assert_eq!(g.reference, ReferenceChoice::Named);
+        let k = g
+            .series
+            .iter()
+            .position(|s| *s == format!("BM_Sort/512 {which}"))
+            .expect("the contender");
+        let p = &g.against_reference[k - 1];
+        let tool_p = row("")["utest"][p_key].as_f64().expect("p");
+        let ours = p.test.expect("a U test").p_value;
+        assert!(
+            (ours - tool_p).abs() <= 1e-9 * tool_p,
+            "{which}: {ours} vs {tool_p}"
+        );
+        assert_eq!(
+            matches!(p.verdict, Verdict::Different | Verdict::WithinThreshold),
+            tool_p < 0.05
+        );
+        // compare.py's change of the means, (contender − baseline) / baseline.
+        let change = row("_mean")["measurements"][0][change_key]
+            .as_f64()
+            .expect("change");
+        let ratio = p.ratio.as_ref().expect("a ratio").estimate;
+        assert!(
+            (ratio - (1.0 + change)).abs() < 1e-9,
+            "{which}: {ratio} vs 1 + {change}"
+        );
+        assert_eq!(p.lower, Some(0), "the reference is faster");
+    }
+}
+
+/// pyperf's mean as `pyperf show` prints it: three significant digits in
+/// its unit (`33.8 us`, `1.18 us`, `91.8 us`, `112 us`, `15.6 ns`).
+fn pyperf_digits(seconds: f64) -> String {
+    let (x, unit) = if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else if seconds >= 1e-6 {
+        (seconds * 1e6, "us")
+    } else {
+        (seconds * 1e9, "ns")
+    };
+    let d = if x >= 100.0 {
+        0
+    } else if x >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{x:.d$} {unit}")
+}
+
+#[test]
+fn two_runs_per_side_agree_with_pyperf_merged_files() {
+    let dir = pairs();
+    let o = Options::default();
+    let side = |names: [&str; 2]| {
+        names
+            .iter()
+            .map(|n| {
+                let b = read(&dir.join(n));
+                (
+                    n.to_string(),
+                    read_document_within(n, &b, &o.limits).map_err(|e| e.to_string()),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let sides = vec![
+        side(["pyperf/a.json", "pyperf-runs/a2.json"]),
+        side(["pyperf/b.json", "pyperf-runs/b2.json"]),
+    ];
+    let r = compare_sides(&sides, &o, CompareSettings::default());
+    let runs = dir.join("pyperf-runs");
+    let tool = json(&runs.join("compare_to.json"));
+    let shown = String::from_utf8(read(&runs.join("show.txt"))).expect("text");
+    let printed: Vec<&str> = shown
+        .lines()
+        .filter_map(|l| l.strip_prefix("Mean +- std dev: "))
+        .map(|l| l.split(" +- ").next().expect("a mean"))
+        .collect();
+    let names = ["sort", "add_small", "sum", "join"];
+    assert_eq!(printed.len(), 2 * names.len(), "{printed:?}");
+    for (k, name) in names.iter().enumerate() {
+        let (it, p) = item(&r, name);
+        let t = &tool[name];
+        // The pooled means are pyperf's means of the merged files.
+        for (side, key, at) in [(0, "mean_a", k), (1, "mean_b", names.len() + k)] {
+            let ours = it.values[side].expect("a value").estimate;
+            let theirs = t[key].as_f64().expect("mean");
+            assert!((ours - theirs).abs() <= 1e-12 * theirs, "{name} {key}");
+            assert_eq!(pyperf_digits(ours), printed[at], "{name} {key}");
+        }
+        // 24 executions a side: the executions' rule.
+        assert_eq!(p.rule, Some(Rule::DisjointCis), "{name}");
+        let ratio = p.ratio.as_ref().expect("a ratio").estimate;
+        let tool_ratio = t["ratio_of_means"].as_f64().expect("ratio");
+        assert!((ratio - tool_ratio).abs() <= 1e-12 * tool_ratio, "{name}");
+        assert!(t["significant"].as_bool().expect("significant"), "{name}");
+    }
+    // sort and add_small: B slower, as compare_to says.
+    for name in ["sort", "add_small"] {
+        let (_, p) = item(&r, name);
+        assert_eq!(
+            (p.verdict, p.faster),
+            (Verdict::Different, Some(0)),
+            "{name}"
+        );
+    }
+    // sum and join are the same code on both sides (bench_ab.py): compare_to
+    // calls the merged files' difference significant, its t-test taking the
+    // 78 values as independent; the runs disagree with each other (first
+    // pair: neither significant, compare_to.txt; second: sum 1.59x faster,
+    // compare_to-run2.txt), and tickbook, comparing by execution, does not
+    // call either different.
+    for name in ["sum", "join"] {
+        let (_, p) = item(&r, name);
+        assert!(
+            matches!(p.verdict, Verdict::Same | Verdict::Unclear),
+            "{name}: {:?}",
+            p.verdict
         );
     }
 }

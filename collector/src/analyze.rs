@@ -9,23 +9,25 @@
 use crate::load::{criterion_baselines, load_inputs, read_file};
 use crate::terminal::{
     clean_lines, render_campaign, render_comparison, render_csv, render_file, render_markdown,
-    slower_than,
+    render_series, render_series_csv, render_series_markdown, slower_than,
 };
 use clap::Args;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use tickbook_analysis::read::ReadError;
+use tickbook_analysis::read::{read_document_within, Document, ReadError};
 use tickbook_analysis::report::campaign::campaign_files;
-use tickbook_analysis::report::compare::{compare_files_with, CompareSettings};
+use tickbook_analysis::report::compare::{compare_files_with, compare_sides, CompareSettings};
 use tickbook_analysis::report::{
     analyze_bytes, apply_calibration, CalibrationFit, FileReport, OpsView, Options, ReferenceClock,
 };
+use tickbook_analysis::report::{compare_series_bytes, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
 
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("comparing").args(["compare", "compare_series"])))]
 pub struct AnalyzeArgs {
     /// Result files (tickbook runs, `samples` files, other harnesses'
     /// results) and folders: a Criterion.rs folder is one file, any other
@@ -96,19 +98,33 @@ pub struct AnalyzeArgs {
     /// execution, grouped by machine (a campaign task's node, else the
     /// hostname); every item's machines side by side and its variance split
     /// into machine, execution and measurement components (docs/methods.md).
-    #[arg(long, conflicts_with_all = ["compare", "export_fit", "calibrate_with"])]
+    #[arg(long, conflicts_with_all = ["compare", "compare_series", "export_fit", "calibrate_with"])]
     campaign: bool,
+    /// With --compare: the FILEs are one side (runs of one configuration,
+    /// their executions pooled) and the FILEs after --vs the other (the
+    /// baseline is the FILEs' side). `--compare A1 A2 --vs B1 B2`.
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "compare", conflicts_with = "pool")]
+    vs: Vec<PathBuf>,
     /// With --compare: also pool executions of the same configuration on
     /// the same host from several files (samples series, alloc configs).
     #[arg(long, requires = "compare")]
     pool: bool,
-    /// With --compare: show only the items with a `different` verdict
-    /// (the counts and geometric means still cover every item).
-    #[arg(long, requires = "compare")]
+    /// Compare the series of one FILE (a samples file or an import) with
+    /// each other: in each unit, every series against a reference series
+    /// (the lowest, e.g. hyperfine's fastest command, or --reference).
+    #[arg(long, conflicts_with_all = ["export_fit", "calibrate_with", "compare"])]
+    compare_series: bool,
+    /// With --compare-series: the reference series, by name.
+    #[arg(long, value_name = "NAME", requires = "compare_series")]
+    reference: Option<String>,
+    /// With --compare or --compare-series: show only the items with a
+    /// `different` verdict (the counts and geometric means still cover
+    /// every item).
+    #[arg(long, requires = "comparing")]
     only_different: bool,
-    /// With --compare: compare warm-up series (pyperf's) too; they are left
-    /// out by default.
-    #[arg(long, requires = "compare")]
+    /// With --compare or --compare-series: compare warm-up series (pyperf's)
+    /// too; they are left out by default.
+    #[arg(long, requires = "comparing")]
     warm_ups: bool,
     /// With --compare: exit with status 3 when any time-like item of a file
     /// is shown slower than the baseline (verdict different or within the
@@ -209,6 +225,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     }
     if args.compare {
         return compare(&args, &opts);
+    }
+    if args.compare_series {
+        return compare_series(&args, &opts);
     }
     if args.campaign {
         return campaign(&args, &opts);
@@ -356,31 +375,92 @@ fn unreadable(name: &str, message: &str, opts: &Options) -> FileReport {
     r
 }
 
-/// `--compare`: the page's Comparison cell in the terminal (or its JSON).
-fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
-    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut failed = false;
-    let inputs = criterion_baselines(&args.files, &opts.limits)
-        .unwrap_or_else(|| load_inputs(&args.files, &opts.limits));
-    for input in inputs {
-        match input.bytes {
-            Ok(b) => read.push((input.name, b)),
+/// `--compare-series`: one file's series against a reference series.
+fn compare_series(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
+    let inputs = load_inputs(&args.files, &opts.limits);
+    let [input] = &inputs[..] else {
+        eprintln!(
+            "error: --compare-series takes one FILE ({} given): its series are compared with each other",
+            inputs.len()
+        );
+        return ExitCode::from(2);
+    };
+    let bytes = match &input.bytes {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {}: {e}", input.name);
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = match compare_series_bytes(
+        &input.name,
+        bytes,
+        args.reference.as_deref(),
+        opts,
+        args.warm_ups,
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let format = if args.json { Format::Json } else { args.format };
+    let text = match format {
+        Format::Json => match serde_json::to_string_pretty(&report) {
+            Ok(s) => s + "\n",
             Err(e) => {
-                eprintln!("error: {}: {e}", input.name);
+                eprintln!("error: cannot print the comparison as JSON: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        Format::Text => clean_lines(&render_series(&report, args.only_different)),
+        Format::Md => render_series_markdown(&report, args.only_different),
+        Format::Csv => render_series_csv(&report, args.only_different),
+    };
+    print_and_exit(&text, false)
+}
+
+/// One side's files: (name, document or why it is unreadable).
+type Side = Vec<(String, Result<Document, String>)>;
+
+/// `--compare A1 A2 --vs B1 B2`: each side's files read, then compared as
+/// sides of pooled runs. (The read documents, whether any failed.)
+fn read_sides(args: &AnalyzeArgs, opts: &Options) -> (Vec<Side>, bool) {
+    let mut failed = false;
+    let mut sides = Vec::new();
+    for paths in [&args.files, &args.vs] {
+        let mut side = Vec::new();
+        for input in load_inputs(paths, &opts.limits) {
+            let doc = match input.bytes {
+                Ok(b) => {
+                    read_document_within(&input.name, &b, &opts.limits).map_err(|e| e.to_string())
+                }
+                Err(e) => Err(format!("{}: {e}", input.name)),
+            };
+            if let Err(e) = &doc {
+                eprintln!("error: {e}");
                 failed = true;
             }
+            side.push((input.name, doc));
         }
+        sides.push(side);
     }
-    let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    (sides, failed)
+}
+
+/// `--compare`: the page's Comparison cell in the terminal (or its JSON).
+fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let settings = CompareSettings {
         pool: args.pool,
         warm_ups: args.warm_ups,
     };
-    let report = compare_files_with(&entries, opts, settings);
-    for f in report.files.iter().filter(|f| !f.ok) {
-        failed = true;
-        eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
-    }
+    let (report, failed) = if args.vs.is_empty() {
+        compare_inputs(args, opts, settings)
+    } else {
+        let (sides, failed) = read_sides(args, opts);
+        (compare_sides(&sides, opts, settings), failed)
+    };
     let format = if args.json { Format::Json } else { args.format };
     let text = match format {
         Format::Json => match serde_json::to_string_pretty(&report) {
@@ -412,6 +492,35 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         fmt_share(share)
     );
     ExitCode::from(EXIT_SLOWER)
+}
+
+/// `--compare FILE…`: files and folders read as `analyze` reads them (a
+/// Criterion.rs folder's saved baseline beside its latest run), compared.
+fn compare_inputs(
+    args: &AnalyzeArgs,
+    opts: &Options,
+    settings: CompareSettings,
+) -> (ComparisonReport, bool) {
+    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut failed = false;
+    let inputs = criterion_baselines(&args.files, &opts.limits)
+        .unwrap_or_else(|| load_inputs(&args.files, &opts.limits));
+    for input in inputs {
+        match input.bytes {
+            Ok(b) => read.push((input.name, b)),
+            Err(e) => {
+                eprintln!("error: {}: {e}", input.name);
+                failed = true;
+            }
+        }
+    }
+    let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+    let report = compare_files_with(&entries, opts, settings);
+    for f in report.files.iter().filter(|f| !f.ok) {
+        failed = true;
+        eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
+    }
+    (report, failed)
 }
 
 /// `--campaign`: the files as one campaign, in the terminal or as JSON.

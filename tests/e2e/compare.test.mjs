@@ -7,14 +7,16 @@
 // Comparison cell, and are left out of one beside them. The real one-process
 // pairs of tests/fixtures/compare (Google Benchmark -O0 against -O2, pyperf
 // A against B) show the CLI's verdicts, p-values and geometric mean, times
-// scaled with their intervals, and warm-ups left out.
+// scaled with their intervals, and warm-ups left out — and, with the
+// warm-up toggle on, compared as `--warm-ups` compares them. One hyperfine
+// file's series show `analyze --compare-series` and hyperfine's own summary.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  FIXTURES, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
+  FIXTURES, ROOT, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
 } from './harness.mjs';
 
 let tmp, server, files;
@@ -194,6 +196,130 @@ test('real pairs from one process: verdicts, p, words and the geometric mean as 
       }
       await screenshot(page, `compare-${n}`);
     }
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the warm-up toggle: the rows with and without warm-ups equal analyze --compare with and without --warm-ups', async () => {
+  const py = ['a.json', 'b.json'].map((f) => path.join(FIXTURES, 'compare', 'pyperf', f));
+  const without = JSON.parse(await tickbook(['analyze', '--compare', '--json', ...py], { timeout: 300_000 }));
+  const withWarm = JSON.parse(await tickbook(['analyze', '--compare', '--json', '--warm-ups', ...py], { timeout: 300_000 }));
+  assert.ok(withWarm.suites[0].items.length > without.suites[0].items.length, 'the CLI compares more series with --warm-ups');
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', py);
+    await waitForFiles(page, 2, 120_000);
+    await waitForComparison(page, 0.03);
+    assertCellEquals(await readCell(page), without);
+    await page.locator('[data-testid=warmups-toggle]').focus();
+    await page.keyboard.press('Space'); // keyboard-reachable
+    await page.waitForSelector('[data-testid=compare-cell][data-warm-ups=true][data-built=true]', { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    const cell = await readCell(page);
+    assertCellEquals(cell, withWarm);
+    assert.ok(cell[0].rows.some((r) => r.key.includes('[warm-up]')), 'warm-up rows are shown');
+    assert.equal(await page.locator('[data-testid=compare-warm-ups]').count(), 0, 'none left out');
+    await screenshot(page, 'compare-warm-ups');
+    // And off again: back to the rows without.
+    await page.locator('[data-testid=warmups-toggle]').click();
+    await page.waitForSelector('[data-testid=compare-cell][data-warm-ups=false][data-built=true]', { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    assertCellEquals(await readCell(page), without);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+/** The series comparison the page shows: each group's rows and hyperfine's summary. */
+async function readSeries(page) {
+  return page.$$eval('[data-testid=series-group]', (groups) => groups.map((g) => ({
+    unit: g.dataset.unit,
+    different: Number(g.dataset.different),
+    rows: [...g.querySelectorAll('[data-testid=series-row]')].map((r) => ({ ...r.dataset })),
+    speeds: [...g.querySelectorAll('[data-testid=series-speed]')].map((c) => c.textContent),
+    summary: g.querySelector('[data-testid=series-summary]').textContent,
+  })));
+}
+
+function assertSeriesEquals(shown, expected) {
+  assert.deepEqual(shown.map((g) => g.unit), expected.groups.map((g) => g.unit), 'groups');
+  for (const [k, g] of expected.groups.entries()) {
+    const got = shown[k];
+    assert.equal(got.different, g.different, `${g.unit}: different`);
+    assert.deepEqual(got.rows.map((r) => r.series), g.series, `${g.unit}: series, the reference first`);
+    assert.equal(got.rows[0].reference, 'true');
+    g.series.forEach((name, i) => {
+      const row = got.rows[i];
+      assert.ok(sameNumber(num(row.value), g.values[i]?.estimate ?? null), `${name}: value`);
+      if (i === 0) return;
+      const p = g.against_reference[i - 1];
+      const s = g.relative_speed[i - 1];
+      assert.equal(row.verdict, p.verdict, `${name}: verdict`);
+      assert.equal(num(row.lower), p.lower ?? null, `${name}: lower`);
+      assert.ok(sameNumber(num(row.ratio), p.ratio?.estimate ?? null), `${name}: ratio`);
+      assert.ok(sameNumber(num(row.p), p.test?.p_value ?? null), `${name}: p`);
+      assert.ok(sameNumber(num(row.speed), s?.factor ?? null), `${name}: relative speed`);
+      assert.ok(sameNumber(num(row.speedError), s?.factor_error ?? null), `${name}: its error`);
+    });
+  }
+}
+
+test('one file with several series: the Comparison cell equals analyze --compare-series, and hyperfine\'s own summary', async () => {
+  const dir = path.join(FIXTURES, 'compare', 'hyperfine');
+  const file = path.join(dir, 'series.json');
+  const expected = JSON.parse(await tickbook(['analyze', '--compare-series', '--json', file], { timeout: 300_000 }));
+  const named = JSON.parse(await tickbook(['analyze', '--compare-series', '--json', '--reference', 'sleep 0.01', file], { timeout: 300_000 }));
+  const printed = (await readFile(path.join(dir, 'hyperfine-output.txt'), 'utf8')).split('\n');
+  const summary = printed.slice(printed.findIndex((l) => l.trim() === 'Summary') + 1).map((l) => l.trim()).filter(Boolean);
+  assert.equal(summary.length, 3, 'hyperfine printed three summary lines');
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', [file]);
+    await waitForFiles(page, 1, 120_000);
+    await page.waitForSelector('[data-testid=compare-cell][data-series=true][data-built=true]', { timeout: 120_000 });
+    const shown = await readSeries(page);
+    assertSeriesEquals(shown, expected);
+    // hyperfine's summary, line for line, and its figures in the table.
+    assert.deepEqual(shown[0].summary.split('\n').map((l) => l.trim()), summary);
+    assert.deepEqual(shown[0].speeds, summary.slice(1).map((l) => l.split(' times ')[0]));
+    await screenshot(page, 'compare-series');
+    // The new controls and table pass axe (no serious or critical violation).
+    await page.evaluate(await readFile(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => {
+      const r = await globalThis.axe.run('#cell-compare', { resultTypes: ['violations'] });
+      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    assert.deepEqual(serious, [], 'axe on the series comparison');
+    // A named reference, as --reference names it.
+    await page.selectOption('[data-testid=series-reference]', 'sleep 0.01');
+    await page.waitForSelector('[data-testid=compare-cell][data-reference="sleep 0.01"][data-built=true]', { timeout: 120_000 });
+    assertSeriesEquals(await readSeries(page), named);
+
+    // With other files loaded, the files are compared; the control picks
+    // one file's series instead, and a button goes back.
+    const py = ['a.json', 'b.json'].map((f) => path.join(FIXTURES, 'compare', 'pyperf', f));
+    await page.setInputFiles('[data-testid=file-input]', py);
+    await waitForFiles(page, 3, 120_000);
+    // The files' comparison replaces the series (which is built too).
+    const filesCell = '[data-testid=compare-cell]:not([data-series]) [data-testid=compare-files]';
+    await page.waitForSelector(filesCell, { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    assert.equal(await page.locator('[data-testid=compare-cell][data-series=true]').count(), 0, 'three files: the files are compared');
+    const option = await page.$eval('[data-testid=series-file]', (s) => [...s.options].find((o) => o.textContent === 'series.json').value);
+    await page.selectOption('[data-testid=series-file]', option);
+    await page.waitForSelector('[data-testid=compare-cell][data-series=true][data-built=true]', { timeout: 120_000 });
+    assertSeriesEquals(await readSeries(page), named);
+    await page.click('[data-testid=series-back]');
+    await page.waitForSelector(filesCell, { timeout: 120_000 });
+    await waitForComparison(page, 0.03);
+    assert.equal(await page.locator('[data-testid=compare-cell][data-series=true]').count(), 0, 'back to the files');
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
   } finally {

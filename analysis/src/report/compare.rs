@@ -23,6 +23,12 @@
 //! Pooling: executions of the same configuration (series name, alloc
 //! configuration) on the same host from several files are concatenated and
 //! analysed as one set of executions.
+//!
+//! Sides of several files (`compare_sides`): each side's files are runs of
+//! one configuration, their executions of an item concatenated (a file of
+//! flat samples counting as one execution) and compared as one file, by
+//! the same rules. Series of one file against a reference series:
+//! [`series`].
 
 use super::Options;
 use crate::read::{read_document_within, Document};
@@ -36,6 +42,8 @@ use crate::suites::executions::{execution_stats, ExecutionStats};
 use crate::suites::{registry, Item, Measurements, Suite};
 use crate::units::{bytes_per_unit, ns_per_unit, quantity, Quantity};
 use serde::Serialize;
+
+pub mod series;
 
 /// What a comparison does besides comparing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -70,6 +78,10 @@ pub struct ComparedFile {
     pub host: Option<String>,
     pub started_at: Option<String>,
     pub suites: Vec<String>,
+    /// For a side of several files (`compare_sides`): the files pooled
+    /// into it, in order; empty for one file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -276,21 +288,135 @@ pub fn compare_documents(
     settings: CompareSettings,
 ) -> ComparisonReport {
     let files: Vec<ComparedFile> = docs.iter().map(|(n, d)| compared_file(n, d)).collect();
+    let items = |i: usize, suite: &str| match &docs[i].1 {
+        Ok(d) => items_of(d, suite),
+        Err(_) => Vec::new(),
+    };
+    let pooled = if settings.pool {
+        pool_items(docs, &files, opts)
+    } else {
+        Vec::new()
+    };
+    compare_parts(files, items, pooled, opts, settings)
+}
+
+/// Compare sides of one or more files each (name, document or read
+/// error): a side's files are runs of one configuration, and each item's
+/// executions from them are concatenated — a file's flat samples count as
+/// one execution — then compared as one file is (docs/methods.md). A side
+/// with an unreadable file takes part in nothing. No pooling across sides
+/// (`settings.pool` is ignored): the sides are the pooling.
+pub fn compare_sides(
+    sides: &[Vec<(String, Result<Document, String>)>],
+    opts: &Options,
+    settings: CompareSettings,
+) -> ComparisonReport {
+    let files: Vec<ComparedFile> = sides.iter().map(|side| side_file(side)).collect();
+    let ok: Vec<bool> = files.iter().map(|f| f.ok).collect();
+    let items = |i: usize, suite: &str| -> Vec<Item> {
+        if !ok[i] {
+            return Vec::new();
+        }
+        let parts: Vec<Vec<Item>> = sides[i]
+            .iter()
+            .filter_map(|(_, d)| d.as_ref().ok())
+            .map(|d| items_of(d, suite))
+            .collect();
+        merge_runs(parts)
+    };
+    let settings = CompareSettings {
+        pool: false,
+        ..settings
+    };
+    compare_parts(files, items, Vec::new(), opts, settings)
+}
+
+/// One side of several files as the comparison lists it: named by its
+/// files, unreadable when one is, the host when every file names the same.
+fn side_file(side: &[(String, Result<Document, String>)]) -> ComparedFile {
+    let parts: Vec<ComparedFile> = side.iter().map(|(n, d)| compared_file(n, d)).collect();
+    if parts.len() == 1 {
+        return parts.into_iter().next().expect("one part");
+    }
+    let errors: Vec<String> = parts.iter().filter_map(|p| p.error.clone()).collect();
+    let hosts: Vec<&Option<String>> = parts.iter().map(|p| &p.host).collect();
+    let mut suites: Vec<String> = Vec::new();
+    for (name, _) in compared_cells() {
+        if parts.iter().any(|p| p.suites.iter().any(|s| s == name)) {
+            suites.push(name.to_string());
+        }
+    }
+    ComparedFile {
+        name: parts
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        ok: errors.is_empty(),
+        error: (!errors.is_empty()).then(|| errors.join("; ")),
+        host: if hosts.windows(2).all(|w| w[0] == w[1]) {
+            hosts.first().and_then(|h| (*h).clone())
+        } else {
+            None
+        },
+        started_at: parts.first().and_then(|p| p.started_at.clone()),
+        suites: if errors.is_empty() {
+            suites
+        } else {
+            Vec::new()
+        },
+        parts: parts.into_iter().map(|p| p.name).collect(),
+    }
+}
+
+/// The items of several runs of one configuration as one file's: each
+/// key's executions concatenated in run order, a run's flat samples as one
+/// execution (so every item of a side of several runs is grouped by
+/// execution, even one that only a single run holds).
+fn merge_runs(parts: Vec<Vec<Item>>) -> Vec<Item> {
+    if parts.len() == 1 {
+        return parts.into_iter().next().unwrap_or_default();
+    }
+    let mut merged: Vec<(Item, Vec<Vec<f64>>)> = Vec::new();
+    for mut it in parts.into_iter().flatten() {
+        let ex = match std::mem::replace(&mut it.data, Measurements::Grouped(Vec::new())) {
+            Measurements::Grouped(ex) => ex,
+            Measurements::Flat(xs) => vec![xs],
+        };
+        match merged
+            .iter_mut()
+            .find(|(m, _)| m.key == it.key && m.unit == it.unit)
+        {
+            Some((_, all)) => all.extend(ex),
+            None => merged.push((it, ex)),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(mut it, ex)| {
+            it.data = Measurements::Grouped(ex);
+            it
+        })
+        .collect()
+}
+
+/// Compare the files (each suite's items from `items`, by file index).
+fn compare_parts(
+    files: Vec<ComparedFile>,
+    items: impl Fn(usize, &str) -> Vec<Item>,
+    pooled: Vec<PooledItem>,
+    opts: &Options,
+    settings: CompareSettings,
+) -> ComparisonReport {
     let mut suites = Vec::new();
     for (suite, statistic) in compared_cells() {
-        let holders: Vec<usize> = (0..docs.len())
+        let holders: Vec<usize> = (0..files.len())
             .filter(|&i| files[i].suites.iter().any(|s| s == suite))
             .collect();
         if holders.len() < 2 {
             continue;
         }
-        let per_file: Vec<Vec<Item>> = holders
-            .iter()
-            .map(|&i| match &docs[i].1 {
-                Ok(d) => items_of(d, suite),
-                Err(_) => Vec::new(),
-            })
-            .collect();
+        let per_file: Vec<Vec<Item>> = holders.iter().map(|&i| items(i, suite)).collect();
         suites.push(compare_suite(
             suite,
             statistic,
@@ -300,11 +426,6 @@ pub fn compare_documents(
             settings.warm_ups,
         ));
     }
-    let pooled = if settings.pool {
-        pool_items(docs, &files, opts)
-    } else {
-        Vec::new()
-    };
     ComparisonReport {
         files,
         suites,
@@ -323,6 +444,7 @@ fn compared_file(name: &str, doc: &Result<Document, String>) -> ComparedFile {
         host: None,
         started_at: None,
         suites: Vec::new(),
+        parts: Vec::new(),
     };
     if let Ok(d) = doc {
         match d {
@@ -836,6 +958,52 @@ mod tests {
         let p = &r.pooled[0];
         assert_eq!((p.key.as_str(), p.files.clone()), ("x", vec![0, 2]));
         assert_eq!(p.stats.as_ref().unwrap().executions, 10);
+    }
+
+    fn read(name: &str, bytes: &[u8]) -> (String, Result<Document, String>) {
+        let o = Options::default();
+        let d = read_document_within(name, bytes, &o.limits).map_err(|e| e.to_string());
+        (name.to_string(), d)
+    }
+
+    #[test]
+    fn sides_of_several_runs_concatenate_executions() {
+        let a1 = samples("h", &[("x", ex(100.0, 4)), ("flat", vec![vec![1.0, 2.0]])]);
+        let a2 = samples("h", &[("x", ex(101.0, 4))]);
+        let b1 = samples("h", &[("x", ex(150.0, 4)), ("flat", vec![vec![3.0, 4.0]])]);
+        let o = Options::default();
+        let sides = vec![
+            vec![read("a1", &a1), read("a2", &a2)],
+            vec![read("b1", &b1)],
+        ];
+        let r = compare_sides(&sides, &o, CompareSettings::default());
+        assert_eq!(r.files[0].name, "a1 + a2");
+        assert_eq!(r.files[0].parts, ["a1", "a2"]);
+        assert!(r.files[1].parts.is_empty());
+        let s = &r.suites[0];
+        let x = s.items.iter().find(|i| i.key == "x").unwrap();
+        // Ten executions on side A: the mean of their means, by the
+        // executions' rule (disjoint random-effects CIs).
+        let mut both = ex(100.0, 4);
+        both.extend(ex(101.0, 4));
+        let re = random_effects(&both, o.confidence).unwrap();
+        assert_eq!(x.values[0].unwrap().estimate, re.mean);
+        assert_eq!(x.against_baseline[0].rule, Some(Rule::DisjointCis));
+        assert_eq!(x.against_baseline[0].verdict, Verdict::Different);
+        // The same as one file holding both runs' executions.
+        let joined = samples("h", &[("x", both)]);
+        let one = compare_files(&[("a", &joined), ("b", &b1)], &o, false);
+        let y = &one.suites[0].items[0];
+        assert_eq!(x.values, y.values);
+        assert_eq!(x.against_baseline[0].ratio, y.against_baseline[0].ratio);
+        // A side with an unreadable run takes part in nothing.
+        let bad = vec![
+            vec![read("a1", &a1), read("bad", b"{")],
+            vec![read("b1", &b1)],
+        ];
+        let r = compare_sides(&bad, &o, CompareSettings::default());
+        assert!(!r.files[0].ok && r.files[0].error.is_some());
+        assert!(r.suites.is_empty());
     }
 
     /// `n` values around `base`, spread ±`spread` (a fixed pattern, not noise).

@@ -17,8 +17,10 @@ pub mod compare;
 
 pub use crate::options::*;
 pub use crate::suites::executions::*;
+pub use compare::series::{compare_series, compare_series_bytes, SeriesComparisonReport};
 pub use compare::{
-    compare_documents, compare_files, compare_files_with, CompareSettings, ComparisonReport,
+    compare_documents, compare_files, compare_files_with, compare_sides, CompareSettings,
+    ComparisonReport,
 };
 
 // Every cell's report types, under `report::` as the front ends name them.

@@ -130,13 +130,23 @@ fn words(q: Quantity) -> (&'static str, &'static str) {
 /// The verdict in words, from the compared file's side: `B slower by
 /// 12.3%`, `same`, `only in A`, ….
 pub(crate) fn verdict_text(p: Option<&PairComparison>, item: &ItemComparison) -> String {
-    let Some(p) = p else {
-        return "no estimate".into();
-    };
+    match p {
+        Some(p) => verdict_words(p, item, &letter),
+        None => "no estimate".into(),
+    }
+}
+
+/// The verdict in words with the sides named by `name` (a file's letter, a
+/// series' name).
+pub(crate) fn verdict_words(
+    p: &PairComparison,
+    item: &ItemComparison,
+    name: &dyn Fn(usize) -> String,
+) -> String {
     let (low, high) = words(item.quantity);
     // `B slower by 12.3%`; from twice on as a factor, `B 31.9× faster`.
     let direction = || {
-        let who = letter(p.file);
+        let who = name(p.file);
         let word = if p.lower == Some(p.file) { low } else { high };
         match p.relative_difference {
             Some(d) if d >= 1.0 => format!("{who} {} {word}", factor(1.0 + d)),
@@ -153,8 +163,8 @@ pub(crate) fn verdict_text(p: Option<&PairComparison>, item: &ItemComparison) ->
             _ => "unclear: the CIs overlap but the ratio CI excludes 1, or the reverse".into(),
         },
         Verdict::Missing => match p.missing_from {
-            Some(f) if f == p.file => format!("only in {}", letter(p.baseline)),
-            Some(_) => format!("only in {}", letter(p.file)),
+            Some(f) if f == p.file => format!("only in {}", name(p.baseline)),
+            Some(_) => format!("only in {}", name(p.file)),
             None => "missing".into(),
         },
         Verdict::NoEstimate => "no estimate".into(),

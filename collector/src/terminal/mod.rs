@@ -1,7 +1,7 @@
 //! The terminal renderer of `tickbook analyze`: the page's cells as text
 //! tables, one file per cell (`clocks`, `bernoulli`, `ops`, `copy`, `alloc`,
-//! `trace`, `bottleneck`, `samples`), `compare` for `--compare`, `campaign`
-//! for `--campaign`, and what
+//! `trace`, `bottleneck`, `samples`), `compare` for `--compare`, `compare_series` for
+//! `--compare-series`, `campaign` for `--campaign`, and what
 //! they share: `table` (titles, aligned columns, escaping), `numbers` (units
 //! and significant digits), `clustering` (Operations and Samples) and
 //! `executions` (the impact factor table of Samples and Allocation).
@@ -17,6 +17,7 @@ mod campaign;
 mod clocks;
 mod clustering;
 mod compare;
+mod compare_series;
 mod copy;
 mod executions;
 mod numbers;
@@ -41,6 +42,10 @@ pub(crate) fn render_campaign(r: &tickbook_analysis::report::campaign::CampaignR
 }
 
 pub(crate) use compare::{render_csv, render_markdown, slower_than};
+pub(crate) use compare_series::{
+    render as render_series, render_csv as render_series_csv,
+    render_markdown as render_series_markdown,
+};
 
 /// One file: its header, then every cell the page shows, in the page's
 /// order.

@@ -8,8 +8,12 @@ import { Notebook } from './notebook.js';
 import { Progress } from '../ui/progress.js';
 import { QUANTILE_TYPES } from '../ui/quantiles.js';
 import { h, clear } from '../ui/dom.js';
+<<<<<<< HEAD
 import { compareCell, comparePending, compareFailed } from '../cells/compare.js';
 import { campaignCell, isCampaign } from '../cells/campaign.js';
+=======
+import { compareCell, comparePending, compareFailed, seriesCell } from '../cells/compare.js';
+>>>>>>> cmp-series
 import { embeddedData, embeddedItems } from './embed.js';
 import {
   initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare, declareViewFields,
@@ -57,6 +61,9 @@ compareSlot.after(campaignSlot);
 let campaignRun = 0; // newest campaign request; older answers are dropped
 const compareView = restoreCompare(shared); // the Comparison cell's toggles, from a link (state.js)
 let pool = compareView.pool; // the Comparison cell's pooling toggle
+let warmUps = compareView.warmUps; // its warm-up toggle (the CLI's --warm-ups)
+let seriesReference = compareView.reference; // the reference series of one file's comparison, or null
+let seriesKey = null; // with several files: the one whose series the Comparison cell shows, or null
 let compareRun = 0; // newest comparison request; older answers are dropped
 let applied = null; // the options of the reports on show (restored by Cancel)
 
@@ -273,25 +280,32 @@ function comparable() {
   return ok.filter(([, f]) => (f.report.info?.suites ?? []).some((s) => count.get(s) >= 2)).map(([key]) => key);
 }
 
-/** Recompute the Comparison cell once every file's analysis is in. */
-async function scheduleCompare() {
-  const run = ++compareRun;
-  const keys = comparable();
-  if (keys.length < 2) {
+/**
+ * One loaded file with series (a samples file or an import): its series are
+ * compared with each other (report::compare_series); no cell when it has
+ * no two series of one unit.
+ */
+async function scheduleSeries(run) {
+  const ok = [...files].filter(([, f]) => f.report?.ok);
+  const [key, f] = ok.length === 1 ? ok[0] : ok.find(([k]) => k === seriesKey) ?? [];
+  if (!f || !(f.report.info?.suites ?? []).includes('samples')) {
     clear(compareSlot);
     return;
   }
   const opts = options;
-  if (!compareSlot.firstChild) compareSlot.append(comparePending(keys.length));
   let cell;
   try {
-    const report = await analyzer.compare(keys, opts, pool);
-    // No suite the analysis compares is in two of the files: no cell.
-    if (!report.suites.length) {
+    const report = await analyzer.compareSeries(key, opts, seriesReference, warmUps);
+    if (!report.groups.length) {
       if (run === compareRun) clear(compareSlot);
       return;
     }
-    cell = compareCell(report, { threshold: opts.threshold, only: compareView.only, setPool: (on) => { pool = on; scheduleCompare(); } });
+    cell = seriesCell(report, {
+      threshold: opts.threshold,
+      setReference: (name) => { seriesReference = name; scheduleCompare(); },
+      setWarmUps: (on) => { warmUps = on; scheduleCompare(); },
+      back: ok.length > 1 ? () => { seriesKey = null; scheduleCompare(); } : null,
+    });
   } catch (e) {
     if (e?.cancelled) return;
     cell = compareFailed(e?.message ?? String(e));
@@ -299,7 +313,41 @@ async function scheduleCompare() {
   if (run !== compareRun) return;
   const focused = document.activeElement?.dataset?.testid;
   clear(compareSlot).append(cell);
-  if (focused === 'pool-toggle') compareSlot.querySelector('[data-testid="pool-toggle"]')?.focus({ preventScroll: true });
+  if (focused) compareSlot.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
+}
+
+/** Recompute the Comparison cell once every file's analysis is in. */
+async function scheduleCompare() {
+  const run = ++compareRun;
+  const keys = comparable();
+  if (seriesKey != null && !files.get(seriesKey)?.report?.ok) seriesKey = null;
+  if (keys.length < 2 || seriesKey != null) {
+    await scheduleSeries(run);
+    return;
+  }
+  const opts = options;
+  if (!compareSlot.firstChild) compareSlot.append(comparePending(keys.length));
+  let cell;
+  try {
+    const report = await analyzer.compare(keys, opts, pool, warmUps);
+    // No suite the analysis compares is in two of the files: no cell.
+    if (!report.suites.length) {
+      if (run === compareRun) clear(compareSlot);
+      return;
+    }
+    cell = compareCell(report, { threshold: opts.threshold, only: compareView.only, setPool: (on) => { pool = on; scheduleCompare(); },
+      setWarmUps: (on) => { warmUps = on; scheduleCompare(); },
+      // Files whose series can be compared with each other instead.
+      seriesFiles: [...files].filter(([, f]) => f.report?.ok && (f.report.info?.suites ?? []).includes('samples')).map(([key, f]) => ({ key, name: f.name })),
+      showSeries: (key) => { seriesKey = key; scheduleCompare(); } });
+  } catch (e) {
+    if (e?.cancelled) return;
+    cell = compareFailed(e?.message ?? String(e));
+  }
+  if (run !== compareRun) return;
+  const focused = document.activeElement?.dataset?.testid;
+  clear(compareSlot).append(cell);
+  if (focused === 'pool-toggle' || focused === 'warmups-toggle') compareSlot.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
 }
 
 /**
@@ -359,7 +407,7 @@ const urls = urlsFromQuery();
 if (urls.length) add(fromUrls(urls));
 restoreViews(notebook.views, [...files.keys()], shared);
 const sharedState = () => currentState({
-  options, views: [...files.keys()].map((k) => notebook.views.get(k)), compare: { pool, only: compareView.only },
+  options, views: [...files.keys()].map((k) => notebook.views.get(k)), compare: { pool, warmUps, reference: seriesReference, only: compareView.only },
 });
 trackState(sharedState);
 watchExports($('cells'));

@@ -192,15 +192,17 @@ export function restoreViews(views, keys, state) {
 }
 
 /**
- * The Comparison cell's toggles from the state: {pool: boolean, only: Set of
- * suite names showing only the items that differ}.
+ * The Comparison cell's toggles from the state: {pool: boolean, warmUps:
+ * boolean, reference: a series name or null, only: Set of suite names
+ * showing only the items that differ}.
  */
 export function restoreCompare(state) {
   const c = isPlain(state?.c) ? state.c : {};
   const only = Array.isArray(c.only)
     ? c.only.filter((s) => typeof s === 'string' && s.length <= MAX_TEXT).slice(0, 100)
     : [];
-  return { pool: c.pool === true, only: new Set(only) };
+  const reference = typeof c.ref === 'string' && c.ref.length <= MAX_TEXT ? c.ref : null;
+  return { pool: c.pool === true, warmUps: c.warm === true, reference, only: new Set(only) };
 }
 
 /** Differences of `value` from `base` (same shape), or undefined when equal. */
@@ -218,7 +220,7 @@ function diff(value, base) {
 
 /**
  * The state to share: `get()` returns {options, views: [view of each file in
- * order], compare: {pool, only: Set}}.
+ * order], compare: {pool, warmUps, reference, only: Set}}.
  */
 export function currentState({ options, views, compare }) {
   const s = {};
@@ -228,6 +230,8 @@ export function currentState({ options, views, compare }) {
   if (v.some((x) => Object.keys(x).length)) s.v = v;
   const c = {};
   if (compare?.pool) c.pool = true;
+  if (compare?.warmUps) c.warm = true;
+  if (typeof compare?.reference === 'string') c.ref = compare.reference;
   if (compare?.only?.size) c.only = [...compare.only].sort();
   if (Object.keys(c).length) s.c = c;
   return s;

@@ -3,7 +3,10 @@
 // (the worker's `compare` call, `tickbook analyze --compare --json`): each
 // file's estimate with its CI, each file against the first (baseline) as a
 // ratio with its CI, and the verdict of the comparison rule. Optionally, the
-// executions of one configuration from several files pooled.
+// executions of one configuration from several files pooled; warm-up series
+// compared only when asked (the CLI's --warm-ups). `seriesCell`: one file's
+// series against a reference series (report::compare_series, `analyze
+// --compare-series --json`), with hyperfine's relative speed.
 //
 // Many files make wide tables (24 files: 71 columns): each suite is built in
 // a task of its own (dom.js later), shows its first rows (fewer the wider the
@@ -53,11 +56,22 @@ function fmtP(p) {
 /** Words for a lower and a higher value: time is faster or slower, bytes smaller or larger. */
 const WORDS = { time: ['faster', 'slower'], memory: ['smaller', 'larger'], other: ['less', 'more'] };
 
+/** The warm-up toggle both comparisons have: equal to the CLI's --warm-ups. */
+function warmUpsToggle(on, set) {
+  const box = h('input', {
+    type: 'checkbox', 'data-testid': 'warmups-toggle', checked: Boolean(on),
+    onchange: (e) => set(e.target.checked),
+  });
+  return h('label', { class: 'toggle' }, box, ' Compare warm-up series too (pyperf\u2019s; left out by default)');
+}
+
 /**
  * The cell for a ComparisonReport. `ctx`: {threshold: current share,
- * pool: bool, setPool(bool), names: [label per compared file], only: Set of
- * suites showing only the items that differ (kept in the link, state.js;
- * this cell adds and removes suites)}.
+ * pool: bool, setPool(bool), setWarmUps(bool), names: [label per compared
+ * file], only: Set of suites showing only the items that differ (kept in
+ * the link, state.js; this cell adds and removes suites), seriesFiles:
+ * [{key, name}] of files with series, showSeries(key): compare one's series
+ * instead}.
  */
 export function compareCell(report, ctx) {
   const files = report.files;
@@ -69,7 +83,7 @@ export function compareCell(report, ctx) {
   });
   const section = h('section', {
     class: 'cell compare', id: 'cell-compare', 'data-testid': 'compare-cell',
-    'aria-labelledby': 'compare-title', dataset: { pooling: String(report.pooling), threshold },
+    'aria-labelledby': 'compare-title', dataset: { pooling: String(report.pooling), warmUps: String(report.warm_ups), threshold },
   },
   h('header', { class: 'cell-head' },
     h('h2', { id: 'compare-title' }, h('span', { class: 'kind' }, 'Comparison'), ' ',
@@ -83,7 +97,12 @@ export function compareCell(report, ctx) {
       h('em', {}, 'and'), ' they differ by more than the threshold, now ',
       h('strong', { 'data-testid': 'compare-threshold', dataset: { value: threshold } }, fmtPercent(threshold)),
       ' (the Threshold control above); shown but smaller is \u201cwithin threshold\u201d, and a rule that disagrees with the ratio CI is \u201cunclear\u201d. Method: docs/methods.md, \u201cComparing two results\u201d.'),
-    h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)')),
+    h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)'),
+    ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
+    ctx.seriesFiles?.length ? [' ', h('label', { class: 'toggle' }, 'Compare the series of one file instead: ',
+      h('select', { 'data-testid': 'series-file', onchange: (e) => { if (e.target.value) ctx.showSeries(e.target.value); } },
+        h('option', { value: '' }, '\u2014'),
+        ctx.seriesFiles.map((f) => h('option', { value: f.key }, f.name))))] : null),
   fileLegend(files),
   );
   for (const suite of report.suites) section.append(later(() => suiteBlock(suite, files, ctx.only)));
@@ -169,12 +188,12 @@ function itemRow(item, cols, _files, suite) {
     }));
 }
 
-/** The verdict in words from the compared file's side, as the terminal words it. */
-function verdict(p, item) {
+/** The verdict in words from the compared side, as the terminal words it; `name` names a side (a file's letter, a series). */
+function verdict(p, item, name = letter) {
   if (!p || p.verdict === 'no_estimate') return h('span', { class: 'badge neutral' }, 'no estimate');
   if (p.verdict === 'missing') {
     const has = p.missing_from === p.file ? p.baseline : p.file;
-    return h('span', { class: 'badge neutral' }, `only in ${letter(has)}`);
+    return h('span', { class: 'badge neutral' }, `only in ${name(has)}`);
   }
   if (p.verdict === 'same') return h('span', { class: 'badge ok' }, 'same');
   if (p.verdict === 'unclear') {
@@ -184,7 +203,7 @@ function verdict(p, item) {
   const word = p.lower === p.file ? low : high;
   const d = p.relative_difference;
   // From twice on as a factor: `B 32.0× faster`, as the terminal says it.
-  const [body, by] = d != null && d >= 1 ? [`${letter(p.file)} ${fmtFactor(1 + d)} ${word}`, ''] : [`${letter(p.file)} ${word}`, ` by ${fmtPercent(d)}`];
+  const [body, by] = d != null && d >= 1 ? [`${name(p.file)} ${fmtFactor(1 + d)} ${word}`, ''] : [`${name(p.file)} ${word}`, ` by ${fmtPercent(d)}`];
   if (p.verdict === 'within_threshold') {
     return h('span', { class: 'badge ok', title: 'shown, but no larger than the threshold' },
       'within threshold', h('span', { class: 'sub' }, ` · ${body}${by}`));
@@ -234,6 +253,91 @@ function fill(tbody, items, row, first, noun) {
   const more = showMore(tbody, items.length, (i) => row(items[i]), { first, noun });
   tbody.dataset.complete = 'true';
   return more;
+}
+
+/** hyperfine's figure as it prints it: `1.38 ± 0.33` (two decimals). */
+function fmtSpeed(s) {
+  if (!s) return '\u2014';
+  return s.factor_error != null ? `${s.factor.toFixed(2)} \u00b1 ${s.factor_error.toFixed(2)}` : s.factor.toFixed(2);
+}
+
+/**
+ * The cell for a SeriesComparisonReport: one file's series, per unit, each
+ * against the unit's reference series. `ctx`: {threshold, reference: the
+ * name asked for or null, setReference(name|null), setWarmUps(bool), back:
+ * null, or with several files a function that goes back to comparing them}.
+ */
+export function seriesCell(report, ctx) {
+  const threshold = report.options?.threshold ?? ctx.threshold;
+  const conf = report.options?.bootstrap?.confidence ?? report.options?.confidence;
+  const names = report.groups.flatMap((g) => g.series);
+  const select = h('select', {
+    'data-testid': 'series-reference', 'aria-label': 'Reference series',
+    onchange: (e) => ctx.setReference(e.target.value || null),
+  },
+  h('option', { value: '' }, 'the lowest of each unit'),
+  names.map((n) => h('option', { value: n, selected: n === report.reference_asked }, n)));
+  const section = h('section', {
+    class: 'cell compare', id: 'cell-compare', 'data-testid': 'compare-cell',
+    'aria-labelledby': 'compare-title', dataset: { series: 'true', warmUps: String(report.warm_ups), threshold, reference: report.reference_asked ?? '' },
+  },
+  h('header', { class: 'cell-head' },
+    h('h2', { id: 'compare-title' }, h('span', { class: 'kind' }, 'Comparison'), ' ',
+      h('span', { class: 'file' }, `series of ${report.file.name}`)),
+    h('p', { class: 'lede' },
+      'The series of one file, per unit, each against a reference series: its estimate with its ',
+      `${fmtPercent(conf)} CI, its ratio to the reference with a bootstrap CI, and the verdict by the rule files are compared by (a two-sided Mann\u2013Whitney U test, p below ${fmtPercent(1 - conf)}, for one process or one run per process; disjoint CIs for executions); `,
+      h('strong', {}, 'different'), ` when shown, the ratio CI agreeing, and above ${fmtPercent(threshold)}. `,
+      'The last column is hyperfine\u2019s relative speed: the ratio of the means \u00b1 the error propagated from the standard deviations, as its summary prints it. Method: docs/methods.md, \u201cComparing two results\u201d.'),
+    h('label', { class: 'toggle' }, 'Reference: ', select),
+    ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
+    ctx.back ? [' ', h('button', { type: 'button', 'data-testid': 'series-back', onclick: () => ctx.back() }, 'Compare the files instead')] : null),
+  );
+  if (report.warm_ups_left_out) {
+    section.append(h('p', { class: 'muted', 'data-testid': 'compare-warm-ups', dataset: { value: report.warm_ups_left_out } },
+      `${fmtCount(report.warm_ups_left_out)} warm-up series left out.`));
+  }
+  for (const g of report.groups) section.append(seriesGroup(g));
+  if (report.alone.length) {
+    section.append(h('p', { class: 'muted' }, `Alone in their unit, not compared: ${report.alone.join(', ')}.`));
+  }
+  section.dataset.built = 'true';
+  return section;
+}
+
+function seriesGroup(g) {
+  const name = (i) => g.series[i];
+  const rows = g.series.map((s, i) => {
+    const v = g.values[i];
+    if (i === 0) {
+      return h('tr', { 'data-testid': 'series-row', dataset: { series: s, reference: 'true', value: v?.estimate } },
+        h('th', { scope: 'row', class: 'wrap' }, s, h('span', { class: 'sub' }, ' (reference)')),
+        h('td', { class: 'num' }, fmtEst(v, g)), h('td', {}), h('td', {}), h('td', {}), h('td', {}));
+    }
+    const p = g.against_reference[i - 1];
+    const sp = g.relative_speed[i - 1];
+    const r = p?.ratio;
+    return h('tr', {
+      'data-testid': 'series-row', class: p?.verdict === 'different' ? 'different' : null,
+      dataset: { series: s, value: v?.estimate, ratio: r?.estimate, lo: r?.lo, hi: r?.hi, p: p?.test?.p_value, verdict: p?.verdict, lower: p?.lower, speed: sp?.factor, speedError: sp?.factor_error },
+    },
+    h('th', { scope: 'row', class: 'wrap' }, s),
+    h('td', { class: 'num' }, fmtEst(v, g)),
+    h('td', { class: 'num' }, fmtRatioCi(r)),
+    h('td', { class: 'num' }, fmtP(p)),
+    h('td', {}, verdict(p, g, name)),
+    h('td', { class: 'num', 'data-testid': 'series-speed' }, fmtSpeed(sp)));
+  });
+  const summary = [`'${g.series[0]}' ran`, ...g.relative_speed.map((sp, k) => sp
+    ? `    ${fmtSpeed(sp)} times ${sp.reference_lower ? 'faster' : 'slower'} than '${g.series[k + 1]}'` : null).filter(Boolean)];
+  return h('div', { class: 'compare-suite', 'data-testid': 'series-group', dataset: { unit: g.unit, different: g.different } },
+    h('h3', {}, `${g.unit}: `, h('span', { class: 'muted' }, `reference ${g.series[0]} (${g.reference === 'named' ? 'named' : 'the lowest'})`)),
+    h('p', { class: 'summary-line' }, h('strong', {}, fmtCount(g.different)), ` of ${fmtCount(g.series.length - 1)} series differ from the reference.`),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
+      h('caption', { class: 'sr-only' }, `${g.unit}: each series against ${g.series[0]}`),
+      h('thead', {}, h('tr', {}, ['Series', 'Estimate', 'Ratio to reference', 'p', 'Verdict', 'hyperfine'].map((t, k) => h('th', { scope: 'col', class: k && k !== 4 ? 'num' : null }, t)))),
+      h('tbody', {}, rows))),
+    h('pre', { class: 'summary', 'data-testid': 'series-summary' }, summary.join('\n')));
 }
 
 /** An empty placeholder while the comparison is computed. */

@@ -65,12 +65,17 @@ export class Analyzer {
   }
 
   /** Several kept files side by side (report::compare_files), with progress. */
-  compare(ids, options, pool) {
+  compare(ids, options, pool, warmUps = false) {
     this.onProgress?.({ label: `Comparing ${ids.length} files` });
     const done = () => { if (this.pending.size === 0) this.progress(null); };
-    const p = this.call('compare', ids, options, pool);
+    const p = this.call('compare', ids, options, pool, warmUps);
     p.then(done, done);
     return p;
+  }
+
+  /** One kept file's series against a reference series (report::compare_series). */
+  compareSeries(id, options, reference, warmUps = false) {
+    return this.call('compareSeries', id, options, reference ?? null, warmUps);
   }
 
   /** The kept files as one campaign (report::campaign::campaign_files). */

@@ -8,7 +8,8 @@
 //      {type: 'plan', id, args: {event_ns, tick_ns, overhead_ns, epsilon, confidence}}
 //      {type: 'call', id, fn: 'exportFit', args: [report, form]}
 //      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
-//      {type: 'call', id, fn: 'compare', args: [ids, options, pool]}  (compare.js)
+//      {type: 'call', id, fn: 'compare', args: [ids, options, pool, warmUps]}  (compare.js)
+//      {type: 'call', id, fn: 'compareSeries', args: [id, options, reference, warmUps]}
 //      {type: 'call', id, fn: 'campaign', args: [ids, options]}  (campaign.js)
 //      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
 //      restarted worker gets the files back this way, see Analyzer.cancel)
@@ -24,7 +25,7 @@
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 //      {type: 'call-part', id, suite, head?, items} (compare, campaign: postInParts)
 
-import init, { analyze, analyzeSuites, applyCalibration, campaign, compare, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
+import init, { analyze, analyzeSuites, applyCalibration, campaign, compare, compareSeries, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order.
 import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
@@ -45,7 +46,13 @@ const CALLS = {
   // Time DTW with its path on two n-record series, here in the worker (trace.js).
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
   // Several loaded files side by side (report::compare_files), for the Comparison cell.
-  compare: (ids, options, pool) => compareKept(ids, options, pool),
+  compare: (ids, options, pool, warmUps) => compareKept(ids, options, pool, warmUps),
+  // One loaded file's series against a reference series (report::compare_series).
+  compareSeries: (id, options, reference, warmUps) => {
+    const f = files.get(id);
+    if (!f) throw new Error('compareSeries: the file is not loaded');
+    return compareSeries(f.name, f.bytes, options, reference ?? undefined, Boolean(warmUps));
+  },
   // The loaded files as one campaign (report::campaign), for the Campaign cell.
   campaign: (ids, options) => campaign(...packed(ids.map((id) => files.get(id)).filter(Boolean)), options),
   // Why the analysis would refuse these options, or null (a link's options, state.js).
@@ -59,16 +66,16 @@ const CALLS = {
  * block. A file in none of the suites compared is then left out (compared
  * again without it), so the comparison lists only the files it compares.
  */
-function compareKept(ids, options, pool) {
+function compareKept(ids, options, pool, warmUps) {
   const kept = ids.map((id) => files.get(id)).filter(Boolean);
-  const report = compareFiles(kept, options, pool);
+  const report = compareFiles(kept, options, pool, warmUps);
   const used = new Set(report.suites.flatMap((s) => s.files));
   if (used.size < 2 || used.size === kept.length) return report;
-  return compareFiles(kept.filter((_, i) => used.has(i)), options, pool);
+  return compareFiles(kept.filter((_, i) => used.has(i)), options, pool, warmUps);
 }
 
-function compareFiles(kept, options, pool) {
-  return compare(...packed(kept), options, Boolean(pool));
+function compareFiles(kept, options, pool, warmUps) {
+  return compare(...packed(kept), options, Boolean(pool), Boolean(warmUps));
 }
 
 /** Files' names, their bytes as one block, and each one's length: how wasm takes several files. */
