@@ -8,12 +8,8 @@ import { Notebook } from './notebook.js';
 import { Progress } from '../ui/progress.js';
 import { QUANTILE_TYPES } from '../ui/quantiles.js';
 import { h, clear } from '../ui/dom.js';
-<<<<<<< HEAD
-import { compareCell, comparePending, compareFailed } from '../cells/compare.js';
-import { campaignCell, isCampaign } from '../cells/campaign.js';
-=======
 import { compareCell, comparePending, compareFailed, seriesCell } from '../cells/compare.js';
->>>>>>> cmp-series
+import { campaignCell, isCampaign } from '../cells/campaign.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import {
   initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare, declareViewFields,
