@@ -1263,3 +1263,53 @@ fn pyperf_metadata_is_in_the_report() {
     assert_eq!(m["perf_version"], doc["metadata"]["perf_version"]);
     assert!(s.metadata.as_ref().unwrap().get("tool").is_none());
 }
+
+/// A Criterion folder with a baseline saved by `--save-baseline fib15`
+/// beside `new/` showed each benchmark twice; Criterion's own report shows
+/// the latest run (`new/`), and so does the analysis of the folder.
+#[test]
+fn a_saved_criterion_baseline_is_not_a_second_benchmark() {
+    let root = dir().join("../compare/criterion/target-criterion");
+    let mut e = Vec::new();
+    for run in ["fib15", "new", "change"] {
+        for f in [
+            "benchmark.json",
+            "estimates.json",
+            "sample.json",
+            "tukey.json",
+        ] {
+            let p = root.join("cmp/fib").join(run).join(f);
+            if let Ok(b) = std::fs::read(&p) {
+                e.push((format!("cmp/fib/{run}/{f}"), b));
+            }
+        }
+    }
+    let r = analyze_entries("target-criterion", &e, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    let names: Vec<&str> = r
+        .samples
+        .as_ref()
+        .unwrap()
+        .series
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["cmp/fib"]);
+    let est: Value =
+        serde_json::from_slice(&std::fs::read(root.join("cmp/fib/new/estimates.json")).unwrap())
+            .unwrap();
+    close(
+        series(&r, "cmp/fib").summary.mean,
+        est["mean"]["point_estimate"].as_f64().unwrap(),
+        "the latest run's mean",
+    );
+    // A baseline alone (no new/ beside it) is still read.
+    let only: Vec<_> = e
+        .iter()
+        .filter(|(p, _)| p.contains("/fib15/"))
+        .cloned()
+        .collect();
+    let r = analyze_entries("target-criterion", &only, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(r.samples.as_ref().unwrap().series.len(), 1);
+}
