@@ -156,3 +156,52 @@ fn import_warnings_are_printed() {
         }
     }
 }
+
+/// Counts are whole numbers and print as such (`90 count`, `320 B/op`,
+/// `1 allocs/op`, counters `[64, 64, 64]`), never as `90.000 count`;
+/// fractional values keep their significant digits.
+#[test]
+fn whole_counts_print_as_integers() {
+    let import = fixtures().join("import");
+    let (text, _) = common::analyze_both(&[import.join("perf/perf-stat.csv")], 0);
+    let lines: Vec<&str> = text.lines().collect();
+    let t = common::table(&lines, &["series", "executions", "n", "min"]);
+    for (event, shown) in [
+        ("context-switches", "90 count"),
+        ("cpu-migrations", "28 count"),
+        ("page-faults", "9380 count"),
+    ] {
+        let row = t.row(&[event]);
+        for col in ["min", "median", "mean", "max"] {
+            assert_eq!(t.get(row, col), shown, "{event} {col}");
+        }
+    }
+    assert_eq!(t.get(t.row(&["task-clock"]), "mean"), "201.2 ms");
+    assert!(
+        text.contains("pcnt_running 100,") || text.contains("pcnt_running 100\n"),
+        "{text}"
+    );
+
+    let (text, _) = common::analyze_both(&[import.join("gobench/go-bench.txt")], 0);
+    let lines: Vec<&str> = text.lines().collect();
+    let t = common::table(&lines, &["series", "executions", "n", "min"]);
+    assert_eq!(
+        t.get(t.row(&["BenchmarkJoin [B/op]"]), "median"),
+        "320 B/op"
+    );
+    assert_eq!(
+        t.get(t.row(&["BenchmarkJoin [allocs/op]"]), "median"),
+        "1 allocs/op"
+    );
+    assert_eq!(
+        t.get(t.row(&["BenchmarkJoin [MB/s]"]), "median"),
+        "329.18 MB/s"
+    );
+
+    let (text, _) = common::analyze_both(&[import.join("googlebench/complexity.json")], 0);
+    assert!(text.contains("counters.len [64, 64, 64]"), "{text}");
+    assert!(
+        text.contains("iterations [401214, 401214, 401214]"),
+        "{text}"
+    );
+}
