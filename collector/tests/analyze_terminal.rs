@@ -13,9 +13,10 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
 }
 
-/// The importer fixtures the page loads (tests/e2e/harness.mjs
-/// IMPORT_FIXTURES, with `more`): each tool's files and the Criterion.rs
-/// folders.
+/// One real file of every importer format (tests/e2e/harness.mjs
+/// IMPORT_FIXTURES, with `more`, and tests/e2e/import.test.mjs's PRINTED):
+/// each tool's files, the Criterion.rs folders and the folders of perf
+/// stat runs.
 fn import_fixtures() -> Vec<PathBuf> {
     let import = fixtures().join("import");
     [
@@ -32,6 +33,14 @@ fn import_fixtures() -> Vec<PathBuf> {
         "googlebench/complexity.json",
         "hyperfine/exit-codes.json",
         "criterion/target-criterion-flat",
+        "pytest-benchmark/pytest.json",
+        "gobench/go-bench.txt",
+        "gobench/go-bench.json",
+        "perf/perf-stat.csv",
+        "perf/perf-stat.json",
+        "perf/runs-csv",
+        "perf/runs-json",
+        "hyperfine/memory.json",
     ]
     .iter()
     .map(|f| import.join(f))
