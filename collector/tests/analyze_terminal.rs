@@ -128,12 +128,7 @@ fn compare_accepts_a_criterion_folder_and_a_folder_of_result_files() {
     }
     let json = comparison_agrees_with_json(&[std::ffi::OsStr::new("--pool"), dir.as_os_str()]);
     let _ = std::fs::remove_dir_all(&dir);
-    let names: Vec<&str> = json["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .filter_map(|f| f["name"].as_str())
-        .collect();
+    let names = common::compared_names(&json);
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names[0].ends_with("a.json") && names[1].ends_with("b.json"));
     // The same data twice: every item the same, ratio 1.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{comparison_agrees_with_json, tickbook};
+use common::{compared_names, comparison_agrees_with_json, tickbook};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -77,12 +77,7 @@ fn a_criterion_folder_compares_its_saved_baseline_with_new() {
     // fib(16) in new/ against fib(15) in fib15/: slower, the gate trips.
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let names: Vec<&str> = json["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .filter_map(|f| f["name"].as_str())
-        .collect();
+    let names = compared_names(&json);
     assert!(
         names[0].ends_with("(fib15)") && names[1].ends_with("(new)"),
         "{names:?}"
