@@ -2,7 +2,8 @@
 //! `tests/fixtures/compare/`: `--fail-if-slower` exits 0 when the new build
 //! is faster and 3 when it is slower; a Criterion.rs folder holding a saved
 //! baseline beside `new/` compares the two; the Markdown and CSV tables carry units
-//! and uncertainty; the terminal agrees with `--json`.
+//! and uncertainty; hyperfine 1.20's peak memory compares as memory (MiB,
+//! larger or smaller); the terminal agrees with `--json`.
 
 mod common;
 
@@ -138,4 +139,33 @@ fn markdown_and_csv_tables_carry_units_and_uncertainty() {
         b.as_os_str(),
         std::ffi::OsStr::new("--warm-ups"),
     ]);
+}
+
+/// hyperfine 1.20's peak memory (`[max RSS]`, bytes) compares as memory:
+/// scaled to MiB with its interval, "larger", never "slower"; the time
+/// beside it stays a time; `--fail-if-slower` is not tripped by memory.
+#[test]
+fn hyperfine_memory_rows_are_mib_and_larger() {
+    let hf = pairs().join("hyperfine");
+    let (a, b) = (hf.join("a.json"), hf.join("b.json"));
+    let out = run(&[a.as_os_str(), b.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    let mem = table
+        .lines()
+        .find(|l| l.contains("[max RSS]"))
+        .unwrap_or_else(|| panic!("no memory row in:\n{table}"));
+    assert!(mem.contains("16.974 MiB [16.953, 16.995]"), "{mem}");
+    assert!(mem.contains("51.193 MiB [51.180, 51.206]"), "{mem}");
+    assert!(mem.contains("B 3.02× larger"), "{mem}");
+    assert!(!mem.contains("slower") && !mem.contains("faster"), "{mem}");
+    comparison_agrees_with_json(&[a.clone(), b.clone()]);
+    // B is 69 % slower in time: a 100 % gate passes, though memory tripled.
+    let out = run(&[
+        a.as_os_str(),
+        b.as_os_str(),
+        std::ffi::OsStr::new("--fail-if-slower"),
+        std::ffi::OsStr::new("100"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
