@@ -433,7 +433,12 @@ pub(crate) fn runs(
             }
         };
         for (fk, slot) in figures.iter_mut() {
-            *slot = gather(&|m| m["tool_statistics"].get(fk).cloned().unwrap_or(Value::Null));
+            *slot = gather(&|m| {
+                m.get("tool_statistics")
+                    .and_then(|t| t.get(fk))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            });
         }
         for (key, slot) in extra.iter_mut() {
             *slot = gather(&|m| m.get(key).cloned().unwrap_or(Value::Null));
@@ -513,6 +518,30 @@ mod tests {
             7.87
         );
         assert_eq!(s.series[1].name, "cpu/event=0x3c,umask=0x0/");
+    }
+
+    /// Runs read by another reader (no perf figures in their metadata) are
+    /// merged without a panic.
+    #[test]
+    fn runs_without_perf_figures_do_not_panic() {
+        let one = |v: f64, perf: bool| {
+            let mut s = read_csv("p", CSV.as_bytes()).unwrap();
+            s.series[0].executions = vec![vec![v]];
+            if !perf {
+                s.series[0].metadata = json!({"tool": "other"});
+            }
+            s
+        };
+        let merged = runs(
+            "d",
+            vec![
+                ("d/a".into(), one(1.0, true)),
+                ("d/b".into(), one(2.0, false)),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(merged.series[0].executions, vec![vec![1.0], vec![2.0]]);
+        assert_eq!(merged.series[0].metadata["runs"], json!(["a", "b"]));
     }
 
     #[test]
