@@ -1263,3 +1263,258 @@ fn pyperf_metadata_is_in_the_report() {
     assert_eq!(m["perf_version"], doc["metadata"]["perf_version"]);
     assert!(s.metadata.as_ref().unwrap().get("tool").is_none());
 }
+
+/// A Criterion folder with a baseline saved by `--save-baseline fib15`
+/// beside `new/` showed each benchmark twice; Criterion's own report shows
+/// the latest run (`new/`), and so does the analysis of the folder.
+#[test]
+fn a_saved_criterion_baseline_is_not_a_second_benchmark() {
+    let root = dir().join("../compare/criterion/target-criterion");
+    let mut e = Vec::new();
+    for run in ["fib15", "new", "change"] {
+        for f in [
+            "benchmark.json",
+            "estimates.json",
+            "sample.json",
+            "tukey.json",
+        ] {
+            let p = root.join("cmp/fib").join(run).join(f);
+            if let Ok(b) = std::fs::read(&p) {
+                e.push((format!("cmp/fib/{run}/{f}"), b));
+            }
+        }
+    }
+    let r = analyze_entries("target-criterion", &e, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    let names: Vec<&str> = r
+        .samples
+        .as_ref()
+        .unwrap()
+        .series
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(names, ["cmp/fib"]);
+    let est: Value =
+        serde_json::from_slice(&std::fs::read(root.join("cmp/fib/new/estimates.json")).unwrap())
+            .unwrap();
+    close(
+        series(&r, "cmp/fib").summary.mean,
+        est["mean"]["point_estimate"].as_f64().unwrap(),
+        "the latest run's mean",
+    );
+    // A baseline alone (no new/ beside it) is still read.
+    let only: Vec<_> = e
+        .iter()
+        .filter(|(p, _)| p.contains("/fib15/"))
+        .cloned()
+        .collect();
+    let r = analyze_entries("target-criterion", &only, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(r.samples.as_ref().unwrap().series.len(), 1);
+}
+
+/// A folder of `perf stat` files (`-x,` or `-j`), one run of the command
+/// each, is several runs of the same events: one series per event with one
+/// execution per file, each the value perf itself printed for that run.
+#[test]
+fn a_folder_of_perf_stat_runs_is_one_execution_per_file() {
+    // perf's report of each run, in file order.
+    let report_text = text("perf/runs.report.txt");
+    let runs: Vec<Vec<(String, f64, bool)>> = report_text
+        .split("== run")
+        .skip(1)
+        .map(perf_report)
+        .collect();
+    assert_eq!(runs.len(), 3);
+    for (folder, source) in [
+        ("perf/runs-csv", "perf stat -x, (CSV)"),
+        ("perf/runs-json", "perf stat -j (JSON)"),
+    ] {
+        let mut e = entries(folder);
+        e.reverse(); // the files' order, not the listing's, decides
+        let r = analyze_entries(folder, &e, &Options::default());
+        assert!(r.ok, "{folder}: {:?}", r.error);
+        let s = r.samples.as_ref().unwrap();
+        assert_eq!(
+            s.series.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
+            [
+                "task-clock",
+                "context-switches",
+                "cpu-migrations",
+                "page-faults"
+            ],
+            "{folder}: one series per event, not per file"
+        );
+        let info = r.info.as_ref().unwrap();
+        assert!(
+            info.source
+                .as_deref()
+                .is_some_and(|x| x.starts_with(source) && x.contains("3 runs")),
+            "{folder}: {:?}",
+            info.source
+        );
+        let doc = match tickbook_analysis::read::read_folder(folder, &e).unwrap() {
+            Document::Samples(d) => d,
+            Document::Run(_) => panic!("a run"),
+        };
+        for x in &s.series {
+            assert_eq!(
+                (x.executions, x.measurements),
+                (3, 3),
+                "{folder} {}",
+                x.name
+            );
+            let got = &doc
+                .series
+                .iter()
+                .find(|d| d.name == x.name)
+                .unwrap()
+                .executions;
+            for (k, run) in runs.iter().enumerate() {
+                let (_, printed, msec) = run.iter().find(|(ev, _, _)| *ev == x.name).unwrap();
+                assert_eq!(got[k].len(), 1);
+                let v = got[k][0];
+                if *msec {
+                    assert_eq!(x.unit, "ms");
+                    assert_eq!(
+                        (v * 100.0).round() / 100.0,
+                        *printed,
+                        "{folder} {} run {k}",
+                        x.name
+                    );
+                } else {
+                    assert_eq!(
+                        (x.unit.as_str(), v),
+                        ("count", *printed),
+                        "{folder} {} run {k}",
+                        x.name
+                    );
+                }
+            }
+            // Between- and within-run statistics exist now that there are runs.
+            assert!(x.execution_stats.is_some(), "{folder} {}", x.name);
+            // perf's own figures of each run, in file order.
+            let ts = x.tool_statistics.as_ref().unwrap();
+            assert_eq!(
+                ts["event_runtime"].as_array().map(Vec::len),
+                Some(3),
+                "{ts}"
+            );
+        }
+        assert!(doc
+            .description
+            .unwrap()
+            .contains("cycles (<not supported>)"));
+    }
+    // Files of different events: each event from the files that have it,
+    // and a warning names the files that lack it.
+    let mut e = entries("perf/runs-csv");
+    e.sort_by(|a, b| a.0.cmp(&b.0));
+    let first = String::from_utf8(e[0].1.clone()).unwrap();
+    e[0].1 = first
+        .lines()
+        .filter(|l| !l.contains("page-faults"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into_bytes();
+    let r = analyze_entries("runs-csv", &e, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(series(&r, "page-faults").executions, 2);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("page-faults") && w.contains("run1.csv")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+/// hyperfine 1.20 records each run's peak memory: `COMMAND [max RSS]` in
+/// bytes beside the times, each run one execution, the values the file's;
+/// the times agree with what hyperfine printed (`memory-console.txt`).
+#[test]
+fn hyperfine_memory_is_a_series_in_bytes() {
+    let rel = "hyperfine/memory.json";
+    let r = report(rel);
+    let doc = json(rel);
+    let console = text("hyperfine/memory-console.txt");
+    let printed: Vec<(f64, f64)> = console
+        .lines()
+        .filter_map(|l| {
+            let rest = l.split("Time (mean ± σ):").nth(1)?;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            // "282.8 ms ±  29.1 ms"
+            Some((f[0].parse().ok()?, f[3].parse().ok()?))
+        })
+        .collect();
+    assert_eq!(printed.len(), 2, "{console}");
+    for (res, (mean_ms, sd_ms)) in doc["results"].as_array().unwrap().iter().zip(printed) {
+        let cmd = res["command"].as_str().unwrap();
+        let t = series(&r, cmd);
+        assert_eq!((t.unit.as_str(), t.executions), ("s", 5));
+        assert_eq!((t.summary.mean * 1e4).round() / 10.0, mean_ms, "{cmd}");
+        assert_eq!((sd(t) * 1e4).round() / 10.0, sd_ms, "{cmd}");
+        let m = series(&r, &format!("{cmd} [max RSS]"));
+        assert_eq!(
+            (m.unit.as_str(), m.unit_ns, m.executions),
+            ("bytes", None, 5)
+        );
+        let bytes: Vec<f64> = res["memory_usage_byte"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_f64().unwrap())
+            .collect();
+        close(
+            m.summary.mean,
+            bytes.iter().sum::<f64>() / bytes.len() as f64,
+            "mean peak memory",
+        );
+        assert_eq!(m.summary.max, bytes.iter().cloned().fold(0.0, f64::max));
+    }
+}
+
+/// `perf_stat::recognises` (which groups a folder's perf runs; the page has
+/// the same test, tests/unit/intake.test.mjs) is true exactly for perf's
+/// `-x,` and `-j` fixtures.
+#[test]
+fn perf_stat_output_is_told_from_every_other_fixture() {
+    let root = dir().join("..");
+    let mut stack = vec![root.join("import"), root.join("compare")];
+    let (mut perf, mut other) = (0, 0);
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let rel = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel.ends_with(".gz") || rel.ends_with(".data") {
+                continue;
+            }
+            let want = rel.starts_with("import/perf/")
+                && (rel.ends_with(".csv") || rel.ends_with(".json"));
+            let b = std::fs::read(&p).unwrap();
+            assert_eq!(
+                tickbook_analysis::import::perf_stat::recognises(&b),
+                want,
+                "{rel}"
+            );
+            if want {
+                perf += 1;
+            } else {
+                other += 1;
+            }
+        }
+    }
+    assert!(
+        perf >= 9 && other >= 30,
+        "{perf} perf files, {other} others"
+    );
+}

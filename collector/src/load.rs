@@ -4,7 +4,10 @@
 //! holds Criterion.rs results (a `sample.json` anywhere in it) is one input,
 //! its JSON files bundled as the page bundles them
 //! (`import::folder_bundle`); any other folder is each JSON file in it
-//! (`.json`, `.ndjson`, `.jsonl`, each also gzip-compressed as `.gz`).
+//! (`.json`, `.ndjson`, `.jsonl`, each also gzip-compressed as `.gz`),
+//! except `perf stat` output (`-x,` CSV, `-j`, also `.csv` and `.txt`):
+//! two or more such files in one directory are one input, runs of the same
+//! events.
 //! A file bigger than the limit (`tickbook_analysis::limits`) is refused by
 //! its size, before it is read.
 
@@ -57,14 +60,14 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
             }),
             Ok(files) if files.is_empty() => out.push(Input {
                 name,
-                bytes: Err("the folder holds no JSON files".into()),
+                bytes: Err("the folder holds no result files".into()),
             }),
             Ok(files) if files.iter().any(|f| is_sample(f)) => {
-                // The bundle holds text: compressed files are no part of a
-                // Criterion tree.
+                // The bundle holds text: compressed files and text results
+                // are no part of a Criterion tree.
                 let files: Vec<(String, String)> = files
                     .into_iter()
-                    .filter(|f| !f.to_ascii_lowercase().ends_with(".gz"))
+                    .filter(|f| !f.to_ascii_lowercase().ends_with(".gz") && !is_text_file(f))
                     .map(|f| (f.clone(), f))
                     .collect();
                 out.push(Input {
@@ -73,14 +76,82 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
                 });
             }
             Ok(files) => {
-                for rel in files {
-                    let file = path.join(&rel);
-                    let name = file.display().to_string();
-                    let bytes = read_file(&file, &name, limits);
-                    out.push(Input { name, bytes });
+                let inputs = each_file(path, files, limits);
+                if inputs.is_empty() {
+                    out.push(Input {
+                        name,
+                        bytes: Err("the folder holds no result files".into()),
+                    });
                 }
+                out.extend(inputs);
             }
         }
+    }
+    out
+}
+
+/// A folder without Criterion.rs results: each result file one input,
+/// except `perf stat` files (`-x,` CSV or `-j`, whatever their names, text
+/// files included): two or more in one directory are one input, runs of the
+/// same events (the analysis reads them as one execution per file), named
+/// by the directory. Text files that are not perf's are not results.
+fn each_file(root: &Path, files: Vec<String>, limits: &Limits) -> Vec<Input> {
+    // (input, the directory of a perf stat file)
+    let mut read: Vec<(Input, Option<String>)> = Vec::new();
+    for rel in files {
+        let file = root.join(&rel);
+        let name = file.display().to_string();
+        let bytes = read_file(&file, &name, limits);
+        let perf = bytes
+            .as_ref()
+            .is_ok_and(|b| tickbook_analysis::import::perf_stat::recognises(b));
+        if !perf && is_text_file(&rel) {
+            continue;
+        }
+        let dir = perf.then(|| rel.rsplit_once('/').map_or("", |(d, _)| d).to_string());
+        read.push((Input { name, bytes }, dir));
+    }
+    let count = |d: &str| read.iter().filter(|(_, x)| x.as_deref() == Some(d)).count();
+    let runs: Vec<String> = {
+        let mut dirs: Vec<String> = read.iter().filter_map(|(_, d)| d.clone()).collect();
+        dirs.dedup();
+        dirs.into_iter().filter(|d| count(d) >= 2).collect()
+    };
+    let mut out = Vec::new();
+    let mut done: Vec<&String> = Vec::new();
+    for (input, dir) in &read {
+        let Some(d) = dir.as_ref().filter(|d| runs.contains(d)) else {
+            out.push(Input {
+                name: input.name.clone(),
+                bytes: input.bytes.clone(),
+            });
+            continue;
+        };
+        if done.contains(&d) {
+            continue;
+        }
+        done.push(d);
+        let folder = if d.is_empty() {
+            root.to_path_buf()
+        } else {
+            root.join(d)
+        };
+        let name = folder.display().to_string();
+        let prefix = format!("{name}/");
+        let entries: Vec<(String, Vec<u8>)> = read
+            .iter()
+            .filter(|(_, x)| x.as_ref() == Some(d))
+            .filter_map(|(i, _)| {
+                let rel = i.name.strip_prefix(&prefix).unwrap_or(&i.name);
+                Some((rel.to_string(), i.bytes.as_ref().ok()?.clone()))
+            })
+            .collect();
+        let size: usize = entries.iter().map(|(_, b)| b.len()).sum();
+        let bytes = limits
+            .check_size(&name, size as u64)
+            .map_err(|e| e.message)
+            .map(|()| tickbook_analysis::import::folder_bundle(&entries));
+        out.push(Input { name, bytes });
     }
     out
 }
@@ -100,6 +171,15 @@ const RESULT_ENDINGS: [&str; 6] = [
 fn is_result_file(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     RESULT_ENDINGS.iter().any(|e| name.ends_with(e))
+}
+
+/// Text that may hold results (`perf stat -x,` writes CSV, `-o FILE` any
+/// name): read when a folder is walked, kept only when it is perf's.
+const TEXT_ENDINGS: [&str; 2] = [".csv", ".txt"];
+
+fn is_text_file(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    TEXT_ENDINGS.iter().any(|e| name.ends_with(e))
 }
 
 fn is_sample(rel: &str) -> bool {
@@ -144,7 +224,7 @@ pub(crate) fn criterion_baselines(paths: &[PathBuf], limits: &Limits) -> Option<
     let all: Vec<String> = json_files_skipping(path, &["change", "report"])
         .ok()?
         .into_iter()
-        .filter(|f| !f.to_ascii_lowercase().ends_with(".gz"))
+        .filter(|f| !f.to_ascii_lowercase().ends_with(".gz") && !is_text_file(f))
         .collect();
     // The run a file belongs to: the folder it is in.
     let run_of = |f: &str| -> Option<String> {
@@ -220,7 +300,10 @@ fn json_files_skipping(root: &Path, skip: &[&str]) -> std::io::Result<Vec<String
                 if !skip.iter().any(|d| name == *d) {
                     stack.push(path);
                 }
-            } else if kind.is_file() && is_result_file(&name.to_string_lossy()) {
+            } else if kind.is_file()
+                && (is_result_file(&name.to_string_lossy())
+                    || is_text_file(&name.to_string_lossy()))
+            {
                 let rel = path.strip_prefix(root).unwrap_or(&path);
                 out.push(
                     rel.components()
@@ -230,7 +313,7 @@ fn json_files_skipping(root: &Path, skip: &[&str]) -> std::io::Result<Vec<String
                 );
                 if out.len() > MAX_FOLDER_FILES {
                     return Err(std::io::Error::other(format!(
-                        "more than {MAX_FOLDER_FILES} JSON files"
+                        "more than {MAX_FOLDER_FILES} result files"
                     )));
                 }
             }
@@ -265,13 +348,53 @@ mod tests {
             .iter()
             .map(|i| i.name.rsplit('/').next().unwrap_or(""))
             .collect();
-        assert_eq!(names, ["exit-codes.json", "param.json", "sleep.json"]);
+        assert_eq!(
+            names,
+            ["exit-codes.json", "memory.json", "param.json", "sleep.json"]
+        );
 
         let missing = load_inputs(&[fixture("no-such-file.json")], &Limits::default());
         assert!(missing[0]
             .bytes
             .as_ref()
             .is_err_and(|e| e.starts_with("cannot read the file")));
+    }
+
+    /// `perf stat` files are one run each: several in one directory are one
+    /// input, one execution per file (before, the CSV files were not read
+    /// and each JSON file was an input of its own).
+    #[test]
+    fn perf_stat_files_of_a_directory_are_one_input_of_runs() {
+        let inputs = load_inputs(&[fixture("import/perf")], &Limits::default());
+        let names: Vec<&str> = inputs
+            .iter()
+            .map(|i| i.name.split("import/").nth(1).unwrap_or(""))
+            .collect();
+        // perf-stat.csv, -r3.csv and .json at the top; the two folders of
+        // three runs; perf's printed reports (.txt) are not results.
+        assert_eq!(names, ["perf", "perf/runs-csv", "perf/runs-json"]);
+        for i in &inputs[1..] {
+            let r = tickbook_analysis::report::analyze_bytes(
+                &i.name,
+                i.bytes.as_ref().expect("readable"),
+                &tickbook_analysis::report::Options::default(),
+            );
+            assert!(r.ok, "{}: {:?}", i.name, r.error);
+            let s = r.samples.expect("samples");
+            assert_eq!(s.series.len(), 4, "{}", i.name);
+            assert!(s.series.iter().all(|x| x.executions == 3), "{}", i.name);
+        }
+        // A folder of text that is not perf's holds no results.
+        let dir = std::env::temp_dir().join(format!("tickbook-load-txt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("notes.txt"), "hello\n").expect("write");
+        let inputs = load_inputs(std::slice::from_ref(&dir), &Limits::default());
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(inputs.len(), 1);
+        assert!(inputs[0]
+            .bytes
+            .as_ref()
+            .is_err_and(|e| e.contains("no result files")));
     }
 
     /// pyperf writes `.json.gz`: a folder of such files is its files, each

@@ -13,9 +13,10 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures")
 }
 
-/// The importer fixtures the page loads (tests/e2e/harness.mjs
-/// IMPORT_FIXTURES, with `more`): each tool's files and the Criterion.rs
-/// folders.
+/// One real file of every importer format (tests/e2e/harness.mjs
+/// IMPORT_FIXTURES, with `more`, and tests/e2e/import.test.mjs's PRINTED):
+/// each tool's files, the Criterion.rs folders and the folders of perf
+/// stat runs.
 fn import_fixtures() -> Vec<PathBuf> {
     let import = fixtures().join("import");
     [
@@ -32,6 +33,14 @@ fn import_fixtures() -> Vec<PathBuf> {
         "googlebench/complexity.json",
         "hyperfine/exit-codes.json",
         "criterion/target-criterion-flat",
+        "pytest-benchmark/pytest.json",
+        "gobench/go-bench.txt",
+        "gobench/go-bench.json",
+        "perf/perf-stat.csv",
+        "perf/perf-stat.json",
+        "perf/runs-csv",
+        "perf/runs-json",
+        "hyperfine/memory.json",
     ]
     .iter()
     .map(|f| import.join(f))
@@ -119,12 +128,7 @@ fn compare_accepts_a_criterion_folder_and_a_folder_of_result_files() {
     }
     let json = comparison_agrees_with_json(&[std::ffi::OsStr::new("--pool"), dir.as_os_str()]);
     let _ = std::fs::remove_dir_all(&dir);
-    let names: Vec<&str> = json["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .filter_map(|f| f["name"].as_str())
-        .collect();
+    let names = common::compared_names(&json);
     assert_eq!(names.len(), 2, "{names:?}");
     assert!(names[0].ends_with("a.json") && names[1].ends_with("b.json"));
     // The same data twice: every item the same, ratio 1.
@@ -139,7 +143,7 @@ fn compare_accepts_a_criterion_folder_and_a_folder_of_result_files() {
 #[test]
 fn analyze_reads_a_folder_of_result_files_as_its_files() {
     let seen = terminal_agrees_with_json(&[fixtures().join("import/hyperfine")]);
-    assert_eq!(seen, ["samples", "samples", "samples"]);
+    assert_eq!(seen, ["samples"; 4]);
 }
 
 /// An importer's warnings (a command whose every run failed, a file of
@@ -155,4 +159,53 @@ fn import_warnings_are_printed() {
             assert!(text.lines().any(|l| l == line), "{f}: {line} not printed");
         }
     }
+}
+
+/// Counts are whole numbers and print as such (`90 count`, `320 B/op`,
+/// `1 allocs/op`, counters `[64, 64, 64]`), never as `90.000 count`;
+/// fractional values keep their significant digits.
+#[test]
+fn whole_counts_print_as_integers() {
+    let import = fixtures().join("import");
+    let (text, _) = common::analyze_both(&[import.join("perf/perf-stat.csv")], 0);
+    let lines: Vec<&str> = text.lines().collect();
+    let t = common::table(&lines, &["series", "executions", "n", "min"]);
+    for (event, shown) in [
+        ("context-switches", "90 count"),
+        ("cpu-migrations", "28 count"),
+        ("page-faults", "9380 count"),
+    ] {
+        let row = t.row(&[event]);
+        for col in ["min", "median", "mean", "max"] {
+            assert_eq!(t.get(row, col), shown, "{event} {col}");
+        }
+    }
+    assert_eq!(t.get(t.row(&["task-clock"]), "mean"), "201.2 ms");
+    assert!(
+        text.contains("pcnt_running 100,") || text.contains("pcnt_running 100\n"),
+        "{text}"
+    );
+
+    let (text, _) = common::analyze_both(&[import.join("gobench/go-bench.txt")], 0);
+    let lines: Vec<&str> = text.lines().collect();
+    let t = common::table(&lines, &["series", "executions", "n", "min"]);
+    assert_eq!(
+        t.get(t.row(&["BenchmarkJoin [B/op]"]), "median"),
+        "320 B/op"
+    );
+    assert_eq!(
+        t.get(t.row(&["BenchmarkJoin [allocs/op]"]), "median"),
+        "1 allocs/op"
+    );
+    assert_eq!(
+        t.get(t.row(&["BenchmarkJoin [MB/s]"]), "median"),
+        "329.18 MB/s"
+    );
+
+    let (text, _) = common::analyze_both(&[import.join("googlebench/complexity.json")], 0);
+    assert!(text.contains("counters.len [64, 64, 64]"), "{text}");
+    assert!(
+        text.contains("iterations [401214, 401214, 401214]"),
+        "{text}"
+    );
 }

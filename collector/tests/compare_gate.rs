@@ -2,11 +2,12 @@
 //! `tests/fixtures/compare/`: `--fail-if-slower` exits 0 when the new build
 //! is faster and 3 when it is slower; a Criterion.rs folder holding a saved
 //! baseline beside `new/` compares the two; the Markdown and CSV tables carry units
-//! and uncertainty; the terminal agrees with `--json`.
+//! and uncertainty; hyperfine 1.20's peak memory compares as memory (MiB,
+//! larger or smaller); the terminal agrees with `--json`.
 
 mod common;
 
-use common::{comparison_agrees_with_json, tickbook};
+use common::{compared_names, comparison_agrees_with_json, tickbook};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -77,12 +78,7 @@ fn a_criterion_folder_compares_its_saved_baseline_with_new() {
     // fib(16) in new/ against fib(15) in fib15/: slower, the gate trips.
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let names: Vec<&str> = json["files"]
-        .as_array()
-        .expect("files")
-        .iter()
-        .filter_map(|f| f["name"].as_str())
-        .collect();
+    let names = compared_names(&json);
     assert!(
         names[0].ends_with("(fib15)") && names[1].ends_with("(new)"),
         "{names:?}"
@@ -143,4 +139,33 @@ fn markdown_and_csv_tables_carry_units_and_uncertainty() {
         b.as_os_str(),
         std::ffi::OsStr::new("--warm-ups"),
     ]);
+}
+
+/// hyperfine 1.20's peak memory (`[max RSS]`, bytes) compares as memory:
+/// scaled to MiB with its interval, "larger", never "slower"; the time
+/// beside it stays a time; `--fail-if-slower` is not tripped by memory.
+#[test]
+fn hyperfine_memory_rows_are_mib_and_larger() {
+    let hf = pairs().join("hyperfine");
+    let (a, b) = (hf.join("a.json"), hf.join("b.json"));
+    let out = run(&[a.as_os_str(), b.as_os_str()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    let mem = table
+        .lines()
+        .find(|l| l.contains("[max RSS]"))
+        .unwrap_or_else(|| panic!("no memory row in:\n{table}"));
+    assert!(mem.contains("16.974 MiB [16.953, 16.995]"), "{mem}");
+    assert!(mem.contains("51.193 MiB [51.180, 51.206]"), "{mem}");
+    assert!(mem.contains("B 3.02× larger"), "{mem}");
+    assert!(!mem.contains("slower") && !mem.contains("faster"), "{mem}");
+    comparison_agrees_with_json(&[a.clone(), b.clone()]);
+    // B is 69 % slower in time: a 100 % gate passes, though memory tripled.
+    let out = run(&[
+        a.as_os_str(),
+        b.as_os_str(),
+        std::ffi::OsStr::new("--fail-if-slower"),
+        std::ffi::OsStr::new("100"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }

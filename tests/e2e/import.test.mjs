@@ -209,3 +209,116 @@ test('tickbook report takes a Criterion folder and an imported file', { timeout:
     await close();
   }
 });
+
+// One real file of every importer format, and a figure its tool itself
+// printed for it (the fixture READMEs and console files record them): the
+// page's number, rounded as the tool rounds it, is that figure. `scale`: the
+// printed unit in the series' unit (pyperf prints us of a series in s).
+const PRINTED = [
+  // [page name, series, stat (or tool:FIGURE), printed, scale, where the tool printed it]
+  ['timeit.json', 'timeit', 'mean', '2.59', 1e-6, 'pyperf/timeit.stats.txt: Mean +- std dev: 2.59 us +- 0.69 us'],
+  ['timeit.json', 'timeit', 'sd', '0.69', 1e-6, 'pyperf/timeit.stats.txt'],
+  ['timeit.json.gz', 'timeit', 'mean', '1.58', 1e-6, 'pyperf/gz/timeit.json.gz.stats.txt: Mean +- std dev: 1.58 us +- 0.22 us'],
+  ['timeit.json.gz', 'timeit', 'median', '1.52', 1e-6, 'pyperf/gz/timeit.json.gz.stats.txt: Median +- MAD: 1.52 us'],
+  ['sleep.json', 'sleep 0.01', 'mean', '16.5', 1e-3, 'hyperfine/README.md: Time (mean ± σ): 16.5 ms ± 1.1 ms'],
+  ['memory.json', 'python3 -c "x = bytearray(4_000_000)"', 'mean', '282.8', 1e-3, 'hyperfine/memory-console.txt (hyperfine 1.20)'],
+  ['memory.json', 'python3 -c "x = bytearray(4_000_000)"', 'sd', '29.1', 1e-3, 'hyperfine/memory-console.txt'],
+  ['complexity.json', 'BM_Sort/256 real_time', 'mean', '739', 1, 'googlebench/complexity-console.txt: BM_Sort/256_mean 739 ns'],
+  ['aggregates.json', 'BM_Sort/64 real_time', 'mean', '221', 1, 'googlebench/aggregates-console.txt: BM_Sort/64_mean 221 ns'],
+  ['cargo-criterion.ndjson', 'tiny/fib 10', 'mean', '300.78790710870464', 1, 'its benchmark-complete message, mean.estimate'],
+  ['target-criterion/', 'tiny/fib 10', 'tool:slope', '290.19', 1, 'criterion/README.md: time: [271.16 ns 290.19 ns 319.97 ns]'],
+  ['target-criterion-flat/', 'flat/fib 15', 'mean', '2.1582', 1e3, 'criterion/flat-console.txt: time: [1.9445 µs 2.1582 µs 2.4094 µs]'],
+  ['pytest.json', 'test_sum[10000]', 'mean', '222.5357', 1e-6, 'pytest-benchmark/pytest.table.txt'],
+  ['pytest.json', 'test_sum[10000]', 'median', '221.0470', 1e-6, 'pytest-benchmark/pytest.table.txt'],
+  ['go-bench.txt', 'BenchmarkFib/n=10', 'min', '272.2', 1, 'the rows Go printed (gobench/README.md)'],
+  ['go-bench.txt', 'BenchmarkJoin [B/op]', 'median', '320', 1, 'gobench/README.md: 320 B/op'],
+  ['go-bench.json', 'BenchmarkFib/n=10', 'min', '259.5', 1, 'its output events: BenchmarkFib/n=10-2 … 259.5 ns/op'],
+  ['perf-stat.csv', 'task-clock', 'mean', '201.21', 1, 'perf/perf-stat.report.txt: 201.21 msec task-clock'],
+  ['perf-stat.csv', 'context-switches', 'mean', '90', 1, 'perf/perf-stat.report.txt: 90 context-switches'],
+  ['perf-stat.json', 'task-clock', 'mean', '201.21', 1, 'perf/perf-stat.report.txt'],
+  ['perf-stat.json', 'page-faults', 'mean', '9380', 1, 'perf/perf-stat.report.txt: 9380 page-faults'],
+  ['runs-csv/', 'task-clock', 'max', '152.18', 1, 'perf/runs.report.txt, run1: 152.18 msec task-clock'],
+  ['runs-csv/', 'context-switches', 'max', '117', 1, 'perf/runs.report.txt, run3: 117 context-switches'],
+  ['runs-json/', 'task-clock', 'min', '143.14', 1, 'perf/runs.report.txt, run3: 143.14 msec task-clock'],
+  ['runs-json/', 'cpu-migrations', 'min', '2', 1, 'perf/runs.report.txt, run3: 2 cpu-migrations'],
+];
+
+/** `value` rounded to the decimals of `printed` (in units of `scale`) is `printed`. */
+function asPrinted(value, printed, scale) {
+  const decimals = printed.split('.')[1]?.length ?? 0;
+  const half = 0.5 * 10 ** -decimals * scale;
+  return Math.abs(value - Number(printed) * scale) <= half * (1 + 1e-9);
+}
+
+test('every importer format shows in the page a figure its tool printed for the file', { timeout: 240_000 }, async () => {
+  const files = [
+    'pyperf/timeit.json', 'pyperf/gz/timeit.json.gz', 'hyperfine/sleep.json', 'hyperfine/memory.json',
+    'googlebench/complexity.json', 'googlebench/aggregates.json', 'criterion/cargo-criterion.ndjson',
+    'pytest-benchmark/pytest.json', 'gobench/go-bench.txt', 'gobench/go-bench.json', 'perf/perf-stat.csv', 'perf/perf-stat.json',
+  ].map((f) => path.join(IMPORT, f));
+  const folders = ['criterion/target-criterion', 'criterion/target-criterion-flat', 'perf/runs-csv', 'perf/runs-json'].map((f) => path.join(IMPORT, f));
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', files);
+    for (const [i, folder] of folders.entries()) {
+      await page.setInputFiles('[data-testid=folder-input]', folder);
+      await waitForFiles(page, files.length + i + 1, 120_000);
+    }
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=cell-placeholder]'));
+    const status = await page.$$eval('[data-testid=file-row]', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.file, tr.dataset.status])));
+    for (const name of new Set(PRINTED.map(([f]) => f))) assert.equal(status[name], 'ok', `${name} loads (${JSON.stringify(status)})`);
+
+    const covered = new Set();
+    for (const [file, series, stat, printed, scale, where] of PRINTED) {
+      let value;
+      if (stat.startsWith('tool:')) {
+        value = await page.$eval(`[data-testid=samples-cell][data-file="${file}"] [data-testid=tool-figures-row][data-series=${JSON.stringify(series)}] [data-stat="${stat.slice(5)}"]`, (e) => e.dataset.value);
+      } else {
+        value = (await summaryOf(page, file))[series]?.[stat];
+      }
+      assert.ok(value != null, `${file} ${series}: ${stat} shown`);
+      assert.ok(asPrinted(Number(value), printed, scale), `${file} ${series} ${stat}: page ${value}, the tool printed ${printed} (${where})`);
+      covered.add(file);
+    }
+    assert.equal(covered.size, files.length + folders.length, 'a printed figure for every file and folder');
+
+    // A folder of perf stat runs: one series per event, one execution per file.
+    const runs = await summaryOf(page, 'runs-csv/');
+    assert.deepEqual(Object.keys(runs).sort(), ['context-switches', 'cpu-migrations', 'page-faults', 'task-clock']);
+    for (const s of Object.values(runs)) assert.equal(num(s.executions), 3);
+    // Counts are whole numbers on the page too.
+    const shownText = (file, series, stat) => page.$eval(`[data-testid=samples-cell][data-file="${file}"] [data-testid=series-row][data-series=${JSON.stringify(series)}] [data-stat=${stat}]`, (c) => c.textContent.replace(/\u202f/g, ' '));
+    assert.equal(await shownText('perf-stat.csv', 'context-switches', 'mean'), '90 count');
+    assert.equal(await shownText('go-bench.txt', 'BenchmarkJoin [allocs/op]', 'median'), '1 allocs/op');
+    assert.equal(await shownText('memory.json', 'python3 -c "x = bytearray(4_000_000)" [max RSS]', 'max'), '17 813 504 bytes');
+    await screenshot(page, 'import-printed');
+    assert.deepEqual(problems.pageErrors, [], 'page errors');
+    assert.deepEqual(problems.consoleErrors, [], 'console errors');
+  } finally {
+    await close();
+  }
+});
+
+test('hyperfine 1.20 peak memory compares as memory: MiB, larger or smaller', { timeout: 120_000 }, async () => {
+  const pair = ['a.json', 'b.json'].map((f) => path.join(FIXTURES, 'compare/hyperfine', f));
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', pair);
+    await waitForFiles(page, 2, 60_000);
+    await page.waitForSelector('[data-testid=compare-row]', { timeout: 60_000 });
+    const rows = await page.$$eval('[data-testid=compare-row]', (trs) => trs.map((r) => ({ key: r.dataset.key, text: r.textContent.replace(/\u202f/g, ' ') })));
+    const mem = rows.find((r) => r.key.includes('[max RSS]'));
+    assert.ok(mem, `a memory row among ${rows.map((r) => r.key)}`);
+    assert.match(mem.text, /16\.97\d* MiB/, mem.text);
+    assert.match(mem.text, /51\.19\d* MiB/, mem.text);
+    assert.match(mem.text, /larger/, mem.text);
+    assert.doesNotMatch(mem.text, /faster|slower/, mem.text);
+    await page.locator('[data-testid=compare-cell]').screenshot({ path: path.join(ARTIFACTS, 'compare-memory.png') });
+    assert.deepEqual(problems.pageErrors, [], 'page errors');
+  } finally {
+    await close();
+  }
+});

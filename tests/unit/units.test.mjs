@@ -60,6 +60,14 @@ test('large numbers keep every integer digit instead of invented zeros', () => {
   assert.equal(plain(fmtNum(31_987_500)), '31 987 500');
   assert.equal(plain(fmtCount(31_987_500)), '31 987 500');
   assert.equal(plain(fmtSeriesValue(31_987_500, { unit: 'cycles', unit_ns: null })), '31 987 500 cycles');
+  // Whole counts are integers (perf's events, Go's B/op and allocs/op);
+  // fractions keep their significant digits.
+  assert.equal(plain(fmtSeriesValue(90, { unit: 'count', unit_ns: null })), '90 count');
+  assert.equal(plain(fmtSeriesValue(1, { unit: 'allocs/op', unit_ns: null })), '1 allocs/op');
+  assert.equal(plain(fmtSeriesValue(320, { unit: 'B/op', unit_ns: null })), '320 B/op');
+  assert.equal(plain(fmtSeriesValue(0, { unit: 'B/op', unit_ns: null })), '0 B/op');
+  assert.equal(plain(fmtSeriesValue(329.18, { unit: 'MB/s', unit_ns: null })), '329.2 MB/s');
+  assert.equal(plain(fmtSeriesValue(2, { unit: 's', unit_ns: 1e9 })), '2.000 s');
   assert.equal(plain(fmtNum(12_345.678)), '12 346');
   // Below 10^digits the significant digits stay as they were.
   assert.equal(plain(fmtNum(1234.5678)), '1 235');

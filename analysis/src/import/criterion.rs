@@ -8,7 +8,7 @@
 //! Each sample is one measurement, `times[i] / iters[i]` ns per iteration
 //! (exact: the iteration count is stored). Criterion takes all samples in one
 //! process, so a benchmark is one execution. `base/` (the previous saved
-//! run) and `change/` are skipped. The estimates are kept under
+//! run), `change/` and a baseline saved by name beside `new/` are skipped. The estimates are kept under
 //! `metadata.tool_statistics`.
 
 use super::{metadata, samples_file, Format, Imported};
@@ -129,6 +129,26 @@ fn parse(cx: &Checker, bytes: &[u8]) -> Result<Value, ReadError> {
     serde_json::from_slice(bytes).map_err(|e| cx.err(None, format!("not valid JSON: {e}")))
 }
 
+/// Whether `parts` (a `sample.json` path) is a baseline saved with
+/// `--save-baseline NAME` (`BENCH/NAME/sample.json`) beside the latest run
+/// `BENCH/new/`: Criterion's report shows the latest run, and so does the
+/// folder's analysis (each benchmark once). Comparisons take the
+/// baselines from the folder themselves.
+fn is_saved_baseline(parts: &[&str], entries: &[(String, &[u8])]) -> bool {
+    let [bench @ .., run, _] = parts else {
+        return false;
+    };
+    if *run == "new" {
+        return false;
+    }
+    let new = if bench.is_empty() {
+        "new/sample.json".to_string()
+    } else {
+        format!("{}/new/sample.json", bench.join("/"))
+    };
+    entries.iter().any(|(p, _)| *p == new)
+}
+
 /// A Criterion directory as (relative path, bytes) entries: every
 /// `…/sample.json` not under `base/` or `change/` is one benchmark, named by
 /// the `benchmark.json` beside it (else its directory). When the entries hold
@@ -159,6 +179,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
                 && !parts
                     .iter()
                     .any(|d| matches!(*d, "base" | "change" | "report"))
+                && !is_saved_baseline(&parts, &norm)
         })
         .collect();
     samples.sort_by(|a, b| a.0.cmp(&b.0));

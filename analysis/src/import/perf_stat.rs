@@ -20,7 +20,7 @@
 
 use super::{metadata, samples_file, Format};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
 use serde_json::{json, Map, Value};
 
 struct Row {
@@ -320,6 +320,168 @@ fn samples(
     samples_file(cx, source.into(), Some(description), None, series)
 }
 
+/// One run of an event in a folder of runs: its value and its series' metadata.
+type Run = (f64, Map<String, Value>);
+
+/// Whether `bytes` are `perf stat` output, `-x,` CSV or `-j` lines.
+pub fn recognises(bytes: &[u8]) -> bool {
+    looks_like_json_lines(bytes) || looks_like_csv(bytes)
+}
+
+/// Several `perf stat` files of one folder, each one run of the command
+/// (as read alone, in file order), as runs of the same events: one series
+/// per event with one execution per file that counted it. A figure of
+/// perf's that differs between runs (the running time, the derived metric)
+/// becomes a list in file order; `metadata.runs` names the file of each
+/// execution. `warnings` are the folder's so far (files not read).
+pub(crate) fn runs(
+    folder: &str,
+    files: Vec<(String, SamplesFile)>,
+    mut warnings: Vec<String>,
+) -> SamplesFile {
+    let prefix = format!("{folder}/");
+    let short = |f: &str| f.strip_prefix(&prefix).unwrap_or(f).to_string();
+    let names: Vec<String> = files.iter().map(|(f, _)| short(f)).collect();
+    // Per event: its unit, then per file the value and the series' metadata.
+    let mut events: Vec<(String, String, Vec<Option<Run>>)> = Vec::new();
+    let mut sources: Vec<String> = Vec::new();
+    let mut uncounted: Vec<String> = Vec::new();
+    let mut repeated = false;
+    for (k, (file, s)) in files.iter().enumerate() {
+        if let Some(src) = &s.source {
+            if !sources.contains(src) {
+                sources.push(src.clone());
+            }
+        }
+        if let Some(d) = &s.description {
+            repeated |= d.contains("mean over its runs");
+            if let Some(list) = d.split("; not counted: ").nth(1) {
+                for u in list.trim_end_matches('.').split(", ") {
+                    if !uncounted.iter().any(|x| x == u) {
+                        uncounted.push(u.to_string());
+                    }
+                }
+            }
+        }
+        warnings.extend(s.warnings.iter().map(|w| format!("{}: {w}", names[k])));
+        for x in &s.series {
+            let Some(v) = x.executions.first().and_then(|e| e.first()) else {
+                continue;
+            };
+            let meta = x.metadata.as_object().cloned().unwrap_or_default();
+            match events.iter_mut().find(|(n, _, _)| *n == x.name) {
+                Some((_, unit, per_file)) if *unit == x.unit => per_file[k] = Some((*v, meta)),
+                Some((_, unit, _)) => warnings.push(format!(
+                    "{}: event \"{}\" in {} here but in {unit} in an earlier file: left out",
+                    short(file),
+                    x.name,
+                    x.unit
+                )),
+                None => {
+                    let mut per_file = vec![None; files.len()];
+                    per_file[k] = Some((*v, meta));
+                    events.push((x.name.clone(), x.unit.clone(), per_file));
+                }
+            }
+        }
+    }
+    let mut series = Vec::new();
+    for (name, unit, per_file) in events {
+        let missing: Vec<&str> = per_file
+            .iter()
+            .zip(&names)
+            .filter(|(x, _)| x.is_none())
+            .map(|(_, n)| n.as_str())
+            .collect();
+        if !missing.is_empty() {
+            warnings.push(format!(
+                "event \"{name}\" is not in {}: {} runs of it instead of {}",
+                missing.join(", "),
+                per_file.len() - missing.len(),
+                per_file.len()
+            ));
+        }
+        let present: Vec<(&str, &Run)> = per_file
+            .iter()
+            .zip(&names)
+            .filter_map(|(x, n)| Some((n.as_str(), x.as_ref()?)))
+            .collect();
+        let mut extra = Map::new();
+        let mut figures = Map::new();
+        for (_, (_, meta)) in &present {
+            for (key, v) in meta {
+                let into = match key.as_str() {
+                    "tool" => continue,
+                    "tool_statistics" => {
+                        for (fk, _) in v.as_object().into_iter().flatten() {
+                            figures.entry(fk.clone()).or_insert(Value::Null);
+                        }
+                        continue;
+                    }
+                    _ => &mut extra,
+                };
+                into.entry(key.clone()).or_insert(Value::Null);
+            }
+        }
+        // One value when every run has the same, else the list in file order.
+        let gather = |get: &dyn Fn(&Map<String, Value>) -> Value| -> Value {
+            let all: Vec<Value> = present.iter().map(|(_, (_, m))| get(m)).collect();
+            if all.windows(2).all(|w| w[0] == w[1]) {
+                all.into_iter().next().unwrap_or(Value::Null)
+            } else {
+                Value::Array(all)
+            }
+        };
+        for (fk, slot) in figures.iter_mut() {
+            *slot = gather(&|m| {
+                m.get("tool_statistics")
+                    .and_then(|t| t.get(fk))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            });
+        }
+        for (key, slot) in extra.iter_mut() {
+            *slot = gather(&|m| m.get(key).cloned().unwrap_or(Value::Null));
+        }
+        extra.insert(
+            "runs".into(),
+            json!(present.iter().map(|(n, _)| *n).collect::<Vec<_>>()),
+        );
+        series.push(Series {
+            name,
+            unit,
+            executions: present.iter().map(|(_, (v, _))| vec![*v]).collect(),
+            metadata: metadata("perf stat", Some(Value::Object(figures)), extra),
+        });
+    }
+    let mut description = format!(
+        "Imported from perf stat: {} runs of the command, one per file of {folder} (one \
+         execution per run, of one measurement per event)",
+        files.len()
+    );
+    if repeated {
+        description.push_str("; with -r, each value is perf's mean over its runs");
+    }
+    if !uncounted.is_empty() {
+        description.push_str(&format!("; not counted: {}", uncounted.join(", ")));
+    }
+    description.push('.');
+    SamplesFile {
+        format: FORMAT_TAG.to_string(),
+        format_version: "1.0".to_string(),
+        kind: KIND_SAMPLES.to_string(),
+        source: Some(format!(
+            "{}, {} runs (the files of {folder})",
+            sources.join(" and "),
+            files.len()
+        )),
+        description: Some(description),
+        host: None,
+        series,
+        warnings,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +518,30 @@ mod tests {
             7.87
         );
         assert_eq!(s.series[1].name, "cpu/event=0x3c,umask=0x0/");
+    }
+
+    /// Runs read by another reader (no perf figures in their metadata) are
+    /// merged without a panic.
+    #[test]
+    fn runs_without_perf_figures_do_not_panic() {
+        let one = |v: f64, perf: bool| {
+            let mut s = read_csv("p", CSV.as_bytes()).unwrap();
+            s.series[0].executions = vec![vec![v]];
+            if !perf {
+                s.series[0].metadata = json!({"tool": "other"});
+            }
+            s
+        };
+        let merged = runs(
+            "d",
+            vec![
+                ("d/a".into(), one(1.0, true)),
+                ("d/b".into(), one(2.0, false)),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(merged.series[0].executions, vec![vec![1.0], vec![2.0]]);
+        assert_eq!(merged.series[0].metadata["runs"], json!(["a", "b"]));
     }
 
     #[test]

@@ -189,6 +189,8 @@ fn imported_samples(cx: &Checker, imported: Imported) -> Result<SamplesFile, Rea
 
 fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile, ReadError> {
     let one = files.len() == 1;
+    // perf stat files are one run each: together, runs of the same events.
+    let perf_runs = !one && files.iter().all(|(_, b)| import::perf_stat::recognises(b));
     let mut read = Vec::new();
     let mut warnings = Vec::new();
     let mut first_error = None;
@@ -219,6 +221,9 @@ fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile
         if let Some((_, s)) = read.pop() {
             return Ok(s);
         }
+    }
+    if perf_runs && !read.is_empty() {
+        return Ok(import::perf_stat::runs(folder, read, warnings));
     }
     let Some((_, first)) = read.first() else {
         return Err(ReadError {

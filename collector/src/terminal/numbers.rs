@@ -43,6 +43,19 @@ pub(crate) fn opt_ns(v: Option<f64>) -> String {
     v.map(fmt_ns).unwrap_or_else(|| "—".into())
 }
 
+/// A whole number as an integer (`90`, `9380`): counts are exact, and
+/// `90.000` would claim digits they do not have. `None` for fractions and
+/// numbers past 2^53, where a double no longer holds every integer.
+pub(crate) fn whole(v: f64) -> Option<String> {
+    (v.is_finite() && v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0)
+        .then(|| format!("{v:.0}"))
+}
+
+/// [`whole`], else `digits` significant digits.
+pub(crate) fn whole_or_sig(v: f64, digits: usize) -> String {
+    whole(v).unwrap_or_else(|| sig(v, digits))
+}
+
 /// `digits` significant digits, without exponent for everyday magnitudes.
 pub(crate) fn sig(v: f64, digits: usize) -> String {
     if v == 0.0 || !v.is_finite() {

@@ -3,7 +3,7 @@
 //! each execution and the clustering of the series.
 
 use super::executions::render_impact;
-use super::numbers::{ci_with, fmt_ns, pct, sig};
+use super::numbers::{ci_with, fmt_ns, pct, sig, whole_or_sig};
 use super::table::{cell_title, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::{SamplesReport, SeriesReport};
@@ -140,11 +140,12 @@ pub(crate) fn render(out: &mut String, s: &SamplesReport) {
 }
 
 /// A value of a samples series: time units scaled (as the page's
-/// `fmtSeriesValue`), anything else with five significant digits and its unit.
+/// `fmtSeriesValue`), anything else with its unit: a whole number (a count,
+/// bytes) as an integer, others with five significant digits.
 fn series_value(v: f64, x: &SeriesReport) -> String {
     match x.unit_ns {
         Some(k) => fmt_ns(v * k),
-        None => format!("{} {}", sig(v, 5), x.unit),
+        None => format!("{} {}", whole_or_sig(v, 5), x.unit),
     }
 }
 
@@ -286,7 +287,7 @@ fn render_execution_stats(out: &mut String, s: &SamplesReport) {
     for x in &s.series {
         if let Some(t) = x.tool_statistics.as_ref().and_then(|t| t.as_object()) {
             // One number per statistic: a point estimate, a value, or a pair.
-            let num = |v: &serde_json::Value| v.as_f64().map(|f| sig(f, 5));
+            let num = |v: &serde_json::Value| v.as_f64().map(|f| whole_or_sig(f, 5));
             let parts: Vec<String> = t
                 .iter()
                 .filter_map(|(k, v)| {
@@ -336,8 +337,14 @@ const LIST_SHOWN: usize = 12;
 /// lists written `[a, b, …]`, as the file records them.
 fn flatten(v: &serde_json::Value, key: &str, out: &mut Vec<String>) {
     use serde_json::Value;
+    // A whole number written as a double (Google Benchmark's counters,
+    // `6.4000000000000000e+01`) as the integer it is, as the page shows it.
     let scalar = |v: &Value| match v {
         Value::String(s) => s.clone(),
+        Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .and_then(super::numbers::whole)
+            .unwrap_or_else(|| n.to_string()),
         other => other.to_string(),
     };
     match v {

@@ -171,6 +171,16 @@ pub fn arr<'a>(v: &'a Value, key: &str) -> &'a Vec<Value> {
         .unwrap_or_else(|| panic!("{key} is not an array"))
 }
 
+/// The names of the files a `--compare --json` report compares, in order
+/// (A, the baseline, first).
+#[track_caller]
+pub fn compared_names(json: &Value) -> Vec<&str> {
+    arr(json, "files")
+        .iter()
+        .filter_map(|f| f["name"].as_str())
+        .collect()
+}
+
 fn s<'a>(v: &'a Value, key: &str) -> &'a str {
     v[key].as_str().unwrap_or("")
 }

@@ -119,11 +119,13 @@ export function fmtPercent(ratio) {
 
 /**
  * A value of a samples series in its unit: time units are scaled through
- * `unit_ns` (from the report), anything else is shown with its unit as given.
+ * `unit_ns` (from the report), anything else is shown with its unit as given,
+ * a whole number (a count, bytes) as an integer: `90 count`, not `90.00 count`.
  */
 export function fmtSeriesValue(x, series, opts) {
   if (x == null || !Number.isFinite(x)) return '—';
   if (series.unit_ns != null) return fmtNs(x * series.unit_ns, opts);
+  if (Number.isSafeInteger(x)) return `${fmtCount(x)}${NNBSP}${series.unit}`;
   return `${fmtNum(x, opts)}${NNBSP}${series.unit}`;
 }
 
