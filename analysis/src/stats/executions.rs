@@ -446,6 +446,10 @@ struct Scratch {
     picked: Vec<(usize, usize)>,
     m: Vec<usize>,
     swaps: Vec<usize>,
+    /// A group's values, for its variance in two passes (no division per
+    /// value, as `Welford::push` has: those divisions were most of the
+    /// statistic's time).
+    group: Vec<f64>,
 }
 
 impl Scratch {
@@ -456,6 +460,7 @@ impl Scratch {
             picked: Vec::new(),
             m: (0..longest).collect(),
             swaps: Vec::new(),
+            group: Vec::new(),
         }
     }
 }
@@ -485,7 +490,7 @@ fn paper_statistic(
             let j = i + index(r, slots.len() - i);
             slots.swap(i, j);
         }
-        let mut across = Welford::new();
+        s.group.clear();
         s.picked.clear();
         for &e in &slots[..g] {
             let ex = &executions[e];
@@ -497,8 +502,9 @@ fn paper_statistic(
             }
             s.seen[e] = true;
             s.picked.push((e, k));
-            across.push(ex[k]);
+            s.group.push(ex[k]);
         }
+        let across = Welford::from_slice(&s.group).variance();
         for &(e, _) in &s.picked {
             s.seen[e] = false;
         }
@@ -513,16 +519,17 @@ fn paper_statistic(
             view.swap(i, j);
             s.swaps.push(j);
         }
-        let mut within = Welford::new();
-        for &k in &view[..g.min(view.len())] {
-            within.push(ex[k]);
-        }
+        s.group.clear();
+        s.group
+            .extend(view[..g.min(view.len())].iter().map(|&k| ex[k]));
+        let within = Welford::from_slice(&s.group).variance();
         for (i, &j) in s.swaps.iter().enumerate().rev() {
             view.swap(i, j);
         }
-        if let (Some(a), Some(b)) = (across.sd(), within.sd()) {
+        // SD over SD, as the root of the variances' ratio (one root, not two).
+        if let (Some(a), Some(b)) = (across, within) {
             if b > 0.0 {
-                sum += a / b;
+                sum += (a / b).sqrt();
                 used += 1;
             }
         }
