@@ -2,8 +2,9 @@
 //! whole analyses in-process, one request per line on stdin, so the script
 //! can interleave them with numpy/scipy/dtw-python and the wasm module.
 //!
-//! Request: `KERNEL FILE` (FILE: little-endian f64s written by the script,
-//! or for `analyze` a result file). Answer: one line, the seconds the
+//! Request: `KERNEL FILE [THREADS]` (FILE: little-endian f64s written by
+//! the script, or for `analyze` a result file; THREADS: the rayon pool it
+//! runs on, 1 by default). Answer: one line, the seconds the
 //! kernel took (its input read beforehand, its result kept from the
 //! optimiser), or `error: …`.
 //!
@@ -94,8 +95,8 @@ fn run(kernel: &str, path: &str) -> Result<f64, String> {
 }
 
 fn main() {
-    // As `tickbook analyze`: linfa's rayon steps run inline on a pool thread.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+    // As `tickbook analyze`, on a rayon pool (of THREADS threads).
+    let mut pools = std::collections::HashMap::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     for line in stdin.lock().lines().map_while(Result::ok) {
@@ -103,7 +104,11 @@ fn main() {
         let (Some(kernel), Some(path)) = (words.next(), words.next()) else {
             continue;
         };
-        let answer = match &pool {
+        let threads: usize = words.next().and_then(|t| t.parse().ok()).unwrap_or(1);
+        let pool = pools
+            .entry(threads)
+            .or_insert_with(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build());
+        let answer = match pool {
             Ok(p) => p.install(|| run(kernel, path)),
             Err(_) => run(kernel, path),
         };
