@@ -12,6 +12,7 @@ use crate::terminal::{
     render_series, render_series_csv, render_series_markdown, slower_than,
 };
 use clap::Args;
+use rayon::prelude::*;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -257,8 +258,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
+    // Files over the pool's threads (main.rs), reports in the inputs' order.
     let mut reports: Vec<FileReport> = inputs
-        .iter()
+        .par_iter()
         .map(|input| match &input.bytes {
             Ok(bytes) => analyze_bytes(&input.name, bytes, &opts),
             Err(message) => unreadable(&input.name, message, &opts),

@@ -54,22 +54,21 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Collect(args) => collect::run(args),
-        Command::Analyze(args) => on_one_thread(|| analyze::run(args)),
+        Command::Analyze(args) => on_pool(|| analyze::run(args)),
         Command::Serve(args) => serve::run(args),
-        Command::Report(args) => on_one_thread(|| report::run(args)),
+        Command::Report(args) => on_pool(|| report::run(args)),
         Command::Campaign(args) => campaign::run(args),
         Command::AllocChild(args) => collect::alloc_child(args),
     }
 }
 
-/// Run `f` on a one-thread rayon pool. linfa (mode detection) runs its small
-/// k-means steps on rayon's global pool; called from the main thread, each
-/// one hands its work to a pool thread and blocks until it is done, and the
-/// idle workers spin between calls: over half of `analyze`'s CPU time went to
-/// those hand-offs (perf). On a pool thread the steps run inline. The page's
-/// wasm has no threads, so it never paid this.
-fn on_one_thread<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+/// Run `f` on a rayon pool of one thread per core: the analysis spreads
+/// files, series and configurations over it, and linfa (mode detection)
+/// runs its small k-means steps inline on a pool thread, where from the
+/// main thread each was handed to the pool and waited for (over half of
+/// `analyze`'s CPU time, perf). Results do not depend on the thread count.
+fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().build() {
         Ok(pool) => pool.install(f),
         Err(_) => f(),
     }

@@ -211,8 +211,28 @@ pub fn analyze_entries(name: &str, entries: &[(String, Vec<u8>)], opts: &Options
 }
 
 /// The report of a document read: its header, info and warnings, then its
-/// cells.
+/// cells. Runs on a rayon pool thread whoever calls it (see [`in_pool`]).
 fn fill(report: &mut FileReport, doc: &Document, opts: &Options) {
+    in_pool(|| fill_here(report, doc, opts));
+}
+
+/// Runs `f` on a thread of rayon's pool: the series and configurations of
+/// a file are spread over the pool's threads, and linfa's small k-means
+/// steps (mode detection) run inline there. Called from a plain thread,
+/// each of those steps was handed to the pool and waited for, which took
+/// over half of an analysis' time. Results never depend on the number of
+/// threads: every series has its own seeded streams and the parallel
+/// parts collect in order (`tests/threads.rs`). In wasm the pool is the
+/// calling thread.
+pub fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    if rayon::current_thread_index().is_some() {
+        f()
+    } else {
+        rayon::scope(|_| f())
+    }
+}
+
+fn fill_here(report: &mut FileReport, doc: &Document, opts: &Options) {
     report.ok = true;
     match doc {
         Document::Run(run) => fill_run_header(report, run),

@@ -36,6 +36,21 @@ impl Welford {
         }
     }
 
+    /// From sums over n values of their deviations from a shift c:
+    /// s1 = Σ(x − c), s2 = Σ(x − c)². With c near the mean (an
+    /// execution's mean, for its resamples) s2 − s1²/n does not cancel.
+    pub fn from_shifted_sums(n: u64, c: f64, s1: f64, s2: f64) -> Self {
+        if n == 0 {
+            return Self::new();
+        }
+        let nf = n as f64;
+        Welford {
+            n,
+            mean: c + s1 / nf,
+            m2: (s2 - s1 * s1 / nf).max(0.0),
+        }
+    }
+
     pub fn push(&mut self, x: f64) {
         self.n += 1;
         let delta = x - self.mean;
@@ -126,6 +141,20 @@ mod tests {
         assert_eq!(a.count(), whole.count());
         assert!((a.mean().unwrap() - whole.mean().unwrap()).abs() < 1e-9);
         assert!((a.variance().unwrap() / whole.variance().unwrap() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn shifted_sums_give_the_two_pass_moments() {
+        let xs = [1e9 + 4.0, 1e9 + 7.0, 1e9 + 13.0, 1e9 + 16.0, 1e9 + 5.5];
+        let c = 1e9 + 9.0;
+        let s1: f64 = xs.iter().map(|x| x - c).sum();
+        let s2: f64 = xs.iter().map(|x| (x - c) * (x - c)).sum();
+        let w = Welford::from_shifted_sums(5, c, s1, s2);
+        let want = Welford::from_slice(&xs);
+        assert_eq!(w.count(), 5);
+        assert!((w.mean().unwrap() - want.mean().unwrap()).abs() < 1e-6);
+        assert!((w.variance().unwrap() / want.variance().unwrap() - 1.0).abs() < 1e-12);
+        assert_eq!(Welford::from_shifted_sums(0, 1.0, 0.0, 0.0), Welford::new());
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::stats::executions::mean_of_means_replicates;
 use crate::stats::regression::geometric_mean;
 use crate::stats::Ecdf;
 use crate::suites::executions::{execution_stats, ExecutionStats};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -191,7 +192,8 @@ fn impact_est(s: &ExecutionStats) -> Option<Est> {
 }
 
 pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
-    let mut configs: Vec<ConfigRow> = d.configs.iter().map(|c| config_row(c, o)).collect();
+    // Configurations are independent: spread over threads, in order.
+    let mut configs: Vec<ConfigRow> = d.configs.par_iter().map(|c| config_row(c, o)).collect();
     // A baseline's replicates, made once for all the strategies against it.
     let mut unders: HashMap<usize, Option<Replicates>> = HashMap::new();
     for (i, c) in d.configs.iter().enumerate() {

@@ -6,6 +6,7 @@ use crate::options::Options;
 use crate::stats::{Ecdf, Fences, Summary};
 use crate::suites::executions::{execution_stats, ExecutionStats};
 use crate::suites::ops::{clustering_report, ClusteringReport};
+use rayon::prelude::*;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -98,9 +99,11 @@ pub struct ExecutionRow {
 }
 
 pub fn samples_report(s: &SamplesFile, opts: &Options) -> SamplesReport {
+    // Series are independent (each its own seeded streams): spread over
+    // threads, collected in order.
     let series: Vec<SeriesReport> = s
         .series
-        .iter()
+        .par_iter()
         .filter_map(|x| series_report(x, opts))
         .collect();
     SamplesReport {
