@@ -99,7 +99,7 @@ export function compareCell(report, ctx) {
       ' (the Threshold control above); shown but smaller is \u201cwithin threshold\u201d, and a rule that disagrees with the ratio CI is \u201cunclear\u201d. Method: docs/methods.md, \u201cComparing two results\u201d.'),
     h('label', { class: 'toggle' }, pool, ' Pool executions of the same configuration on the same host (samples series, alloc configurations)'),
     ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
-    ctx.seriesFiles?.length ? [' ', h('label', { class: 'toggle' }, 'Compare the series of one file instead: ',
+    ctx.seriesFiles?.length ? [' ', h('label', { class: 'toggle inline-control' }, 'Compare the series of one file instead: ',
       h('select', { 'data-testid': 'series-file', onchange: (e) => { if (e.target.value) ctx.showSeries(e.target.value); } },
         h('option', { value: '' }, '\u2014'),
         ctx.seriesFiles.map((f) => h('option', { value: f.key }, f.name))))] : null),
@@ -150,7 +150,10 @@ function suiteBlock(suite, files, only = new Set()) {
     (suite.geomean ?? []).map((g) => h('p', { class: 'summary-line', 'data-testid': 'compare-geomean', dataset: { file: g.file, items: g.items, value: g.ratio?.estimate, lo: g.ratio?.lo, hi: g.ratio?.hi } },
       `Geometric mean of ${letter(g.file)} / ${letter(g.baseline)} over ${fmtCount(g.items)} time-like items: `,
       g.ratio ? fmtRatioCi(g.ratio) : h('span', { class: 'muted' }, 'no time-like item in both'))),
-    h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
+    // A region the keyboard can scroll from the start: with many files the
+    // table is wider than its card, and it is rebuilt whenever the
+    // comparison is (scrollcue.js would make it one a frame later).
+    h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': `${suite.suite}: the files compared` }, h('table', { class: 'data compare-table' },
       h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
       h('thead', {}, head), tbody)));
   const columns = 1 + 4 * cols.length - 3;
@@ -289,7 +292,7 @@ export function seriesCell(report, ctx) {
       `${fmtPercent(conf)} CI, its ratio to the reference with a bootstrap CI, and the verdict by the rule files are compared by (a two-sided Mann\u2013Whitney U test, p below ${fmtPercent(1 - conf)}, for one process or one run per process; disjoint CIs for executions); `,
       h('strong', {}, 'different'), ` when shown, the ratio CI agreeing, and above ${fmtPercent(threshold)}. `,
       'The last column is hyperfine\u2019s relative speed: the ratio of the means \u00b1 the error propagated from the standard deviations, as its summary prints it. Method: docs/methods.md, \u201cComparing two results\u201d.'),
-    h('label', { class: 'toggle' }, 'Reference: ', select),
+    h('label', { class: 'toggle inline-control' }, 'Reference: ', select),
     ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
     ctx.back ? [' ', h('button', { type: 'button', 'data-testid': 'series-back', onclick: () => ctx.back() }, 'Compare the files instead')] : null),
   );
