@@ -241,7 +241,7 @@ async function readSeries(page) {
   return page.$$eval('[data-testid=series-group]', (groups) => groups.map((g) => ({
     unit: g.dataset.unit,
     different: Number(g.dataset.different),
-    rows: [...g.querySelectorAll('[data-testid=series-row]')].map((r) => ({ ...r.dataset })),
+    rows: [...g.querySelectorAll('[data-testid=series-compare-row]')].map((r) => ({ ...r.dataset })),
     speeds: [...g.querySelectorAll('[data-testid=series-speed]')].map((c) => c.textContent),
     summary: g.querySelector('[data-testid=series-summary]').textContent,
   })));

@@ -313,7 +313,7 @@ function seriesGroup(g) {
   const rows = g.series.map((s, i) => {
     const v = g.values[i];
     if (i === 0) {
-      return h('tr', { 'data-testid': 'series-row', dataset: { series: s, reference: 'true', value: v?.estimate } },
+      return h('tr', { 'data-testid': 'series-compare-row', dataset: { series: s, reference: 'true', value: v?.estimate } },
         h('th', { scope: 'row', class: 'wrap' }, s, h('span', { class: 'sub' }, ' (reference)')),
         h('td', { class: 'num' }, fmtEst(v, g)), h('td', {}), h('td', {}), h('td', {}), h('td', {}));
     }
@@ -321,7 +321,7 @@ function seriesGroup(g) {
     const sp = g.relative_speed[i - 1];
     const r = p?.ratio;
     return h('tr', {
-      'data-testid': 'series-row', class: p?.verdict === 'different' ? 'different' : null,
+      'data-testid': 'series-compare-row', class: p?.verdict === 'different' ? 'different' : null,
       dataset: { series: s, value: v?.estimate, ratio: r?.estimate, lo: r?.lo, hi: r?.hi, p: p?.test?.p_value, verdict: p?.verdict, lower: p?.lower, speed: sp?.factor, speedError: sp?.factor_error },
     },
     h('th', { scope: 'row', class: 'wrap' }, s),
