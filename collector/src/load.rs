@@ -8,9 +8,14 @@
 //! except `perf stat` output (`-x,` CSV, `-j`, also `.csv` and `.txt`):
 //! two or more such files in one directory are one input, runs of the same
 //! events.
+//! A campaign folder (`campaign.json` of kind `tickbook-campaign` at its
+//! top, as `tickbook campaign` writes it) is its `results/` folder: the
+//! manifest is no result, and `attempts/` holds the files of tasks run again,
+//! which would count as extra executions.
 //! A file bigger than the limit (`tickbook_analysis::limits`) is refused by
 //! its size, before it is read.
 
+use crate::campaign::manifest;
 use std::path::{Path, PathBuf};
 use tickbook_analysis::limits::Limits;
 
@@ -53,6 +58,14 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
             out.push(Input { name, bytes });
             continue;
         }
+        let campaign_results;
+        let path = match campaign_results_of(path) {
+            Some(results) => {
+                campaign_results = results;
+                &campaign_results
+            }
+            None => path,
+        };
         match json_files(path) {
             Err(e) => out.push(Input {
                 name,
@@ -88,6 +101,20 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
         }
     }
     out
+}
+
+/// A campaign folder's `results/`: `Some` when `dir` holds a
+/// `campaign.json` that says it is a `tickbook-campaign` manifest (read
+/// within a small bound: a manifest is a few kilobytes per submission).
+fn campaign_results_of(dir: &Path) -> Option<PathBuf> {
+    const MANIFEST_MAX_BYTES: u64 = 16 << 20;
+    let file = dir.join(manifest::MANIFEST);
+    if std::fs::metadata(&file).ok()?.len() > MANIFEST_MAX_BYTES {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).ok()?).ok()?;
+    let results = dir.join(manifest::RESULTS);
+    (value.get("kind")?.as_str()? == manifest::KIND && results.is_dir()).then_some(results)
 }
 
 /// A folder without Criterion.rs results: each result file one input,
@@ -420,5 +447,59 @@ mod tests {
                 .and_then(|x| x.source)
                 .is_some_and(|s| s.starts_with("pyperf 2.10.0")));
         }
+    }
+
+    /// A campaign folder is its results: not the manifest, not the logs,
+    /// not the earlier attempts of resubmitted tasks. A folder whose
+    /// `campaign.json` is something else is read as any folder.
+    #[test]
+    fn a_campaign_folder_is_its_results() {
+        let root =
+            std::env::temp_dir().join(format!("tickbook-load-campaign-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for sub in ["results", "attempts", "logs"] {
+            std::fs::create_dir_all(root.join(sub)).unwrap();
+        }
+        let run = std::fs::read(fixture("run-clocks.json")).unwrap();
+        for f in [
+            "results/t0000-n1-e0.json",
+            "results/t0001-n1-e1.json",
+            "attempts/t0001-n1-e1.1.json",
+        ] {
+            std::fs::write(root.join(f), &run).unwrap();
+        }
+        std::fs::write(root.join("logs/t0000.json"), "{}").unwrap();
+        let names = |root: &Path| -> Vec<String> {
+            load_inputs(&[root.to_path_buf()], &Limits::default())
+                .into_iter()
+                .map(|i| {
+                    i.name
+                        .strip_prefix(&format!("{}/", root.display()))
+                        .unwrap_or(&i.name)
+                        .to_string()
+                })
+                .collect()
+        };
+        std::fs::write(root.join("campaign.json"), r#"{"kind": "something else"}"#).unwrap();
+        assert_eq!(
+            names(&root),
+            [
+                "attempts/t0001-n1-e1.1.json",
+                "campaign.json",
+                "logs/t0000.json",
+                "results/t0000-n1-e0.json",
+                "results/t0001-n1-e1.json"
+            ]
+        );
+        std::fs::write(
+            root.join("campaign.json"),
+            r#"{"kind": "tickbook-campaign", "name": "c"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            names(&root),
+            ["results/t0000-n1-e0.json", "results/t0001-n1-e1.json"]
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

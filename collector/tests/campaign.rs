@@ -305,20 +305,22 @@ fn a_campaign_on_a_real_two_node_cluster() {
     assert_eq!(placed, want, "each node's three executions, one file each");
     // Two first submissions (one per node) and the resubmission.
     assert_eq!(array_jobs.len(), 3, "{array_jobs:?}");
-    campaign_analysed(&dir.join("results"));
+    campaign_analysed(&dir);
 
     cancelled_mid_run(&conf, &root.join("cut"));
     drop(cluster);
     let _ = std::fs::remove_dir_all(&root);
 }
 
-/// The six files as one campaign (`analyze --campaign`): two machines named
-/// by their nodes (one hostname here), three executions of every item on
-/// each, the three-level split, and the terminal agreeing with `--json`.
-/// The files are kept in target/tickbook-test/campaign for the page's test
-/// (tests/e2e/campaign.test.mjs), which runs after this one in scripts/test.
-fn campaign_analysed(results: &Path) {
-    let (text_out, json) = common::analyze_both(&["--campaign", results.to_str().unwrap()], 0);
+/// The six files as one campaign (`analyze --campaign` of the campaign
+/// folder, which reads its `results/`): two machines named by their nodes
+/// (one hostname here), three executions of every item on each, the
+/// three-level split, and the terminal agreeing with `--json`. The folder's
+/// manifest and results are kept in target/tickbook-test/campaign for the
+/// page's test (tests/e2e/campaign.test.mjs), which runs after this one in
+/// scripts/test and opens the folder as a user would.
+fn campaign_analysed(dir: &Path) {
+    let (text_out, json) = common::analyze_both(&["--campaign", dir.to_str().unwrap()], 0);
     assert_eq!(json["machines"], serde_json::json!(["n1", "n2"]), "{json}");
     let suites = json["suites"].as_array().unwrap();
     let names: Vec<&str> = suites
@@ -344,11 +346,20 @@ fn campaign_analysed(results: &Path) {
     );
     let keep = repo().join("target/tickbook-test/campaign");
     let _ = std::fs::remove_dir_all(&keep);
-    std::fs::create_dir_all(&keep).unwrap();
-    for e in std::fs::read_dir(results).unwrap() {
+    std::fs::create_dir_all(keep.join("results")).unwrap();
+    std::fs::copy(dir.join("campaign.json"), keep.join("campaign.json")).unwrap();
+    for e in std::fs::read_dir(dir.join("results")).unwrap() {
         let p = e.unwrap().path();
-        std::fs::copy(&p, keep.join(p.file_name().unwrap())).unwrap();
+        std::fs::copy(&p, keep.join("results").join(p.file_name().unwrap())).unwrap();
     }
+    // An earlier attempt of a resubmitted task, where `resubmit` moves it:
+    // the page must not count it as a seventh execution.
+    std::fs::create_dir_all(keep.join("attempts")).unwrap();
+    std::fs::copy(
+        dir.join("results/t0000-n1-e0.json"),
+        keep.join("attempts/t0000-n1-e0.json"),
+    )
+    .unwrap();
 }
 
 /// A task cancelled while it measures: its alloc child is made to hang (the

@@ -5,9 +5,11 @@
 // --campaign --json`; the generated outlier is the one marked. Two files
 // from two hosts make a comparison, not a campaign: no cell. Then the six
 // files of the real two-node Slurm campaign that collector/tests/campaign.rs
-// ran just before (scripts/test runs it first; kept in
-// target/tickbook-test/campaign): the same cell, equal to the CLI, with the
-// nodes as machines.
+// ran just before (scripts/test runs it first; the campaign folder's manifest
+// and results kept in target/tickbook-test/campaign), opened as a folder with
+// the folder picker as a user would (the page reads a campaign folder's
+// results/ only, as `tickbook analyze --campaign DIR` does): the same cell,
+// equal to the CLI, with the nodes as machines.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -141,21 +143,22 @@ test('a four-machine campaign: the Campaign cell equals analyze --campaign, the 
 
 test('a real Slurm campaign (two nodes × three executions): the Campaign cell equals analyze --campaign', async (t) => {
   const dir = path.join(ROOT, 'target/tickbook-test/campaign');
-  const names = await readdir(dir).catch(() => []);
+  const names = await readdir(path.join(dir, 'results')).catch(() => []);
   if (names.length === 0) {
     // scripts/test runs the cluster test first as root; by hand, run it first.
     assert.notEqual(process.env.TICKBOOK_REQUIRE_SLURM, '1', `no campaign files in ${dir}: collector/tests/campaign.rs did not keep them`);
     t.skip(`no campaign files in ${dir} (run collector/tests/campaign.rs first, as root)`);
     return;
   }
-  const real = names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(dir, n));
+  const real = names.filter((n) => n.endsWith('.json'));
   assert.equal(real.length, 6);
-  const expected = JSON.parse(await tickbook(['analyze', '--campaign', '--json', ...real]));
+  // The whole folder, as a user gives it: its manifest is no result file.
+  const expected = JSON.parse(await tickbook(['analyze', '--campaign', '--json', dir]));
   assert.deepEqual(expected.machines, ['n1', 'n2']);
   const { page, problems, close } = await openBrowser(server.url);
   try {
     await page.goto(server.url);
-    await page.setInputFiles('[data-testid=file-input]', real);
+    await page.setInputFiles('[data-testid=folder-input]', dir);
     await waitForFiles(page, real.length, 120_000);
     await page.waitForSelector('[data-testid=campaign-cell]', { timeout: 120_000 });
     // Every row, not only the first ones each table shows.

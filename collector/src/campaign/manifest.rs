@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 pub const MANIFEST: &str = "campaign.json";
+/// The manifest's `kind`.
+pub const KIND: &str = "tickbook-campaign";
 pub const SCRIPT: &str = "campaign.sbatch";
 pub const RESULTS: &str = "results";
 pub const LOGS: &str = "logs";
@@ -95,7 +97,7 @@ impl Manifest {
         })?;
         let m: Manifest = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{}: not a campaign manifest: {e}", path.display()))?;
-        if m.kind != "tickbook-campaign" {
+        if m.kind != KIND {
             return Err(format!(
                 "{}: not a campaign manifest (kind {:?})",
                 path.display(),
@@ -186,7 +188,7 @@ mod tests {
     #[test]
     fn tasks_are_numbered_node_by_node() {
         let m = Manifest {
-            kind: "tickbook-campaign".into(),
+            kind: KIND.into(),
             name: "c".into(),
             created_at: String::new(),
             suites: vec![],

@@ -7,7 +7,7 @@
 //! `status.rs` reads the queue, accounting and files; `task.rs` is what an
 //! array task runs.
 
-mod manifest;
+pub(crate) mod manifest;
 mod status;
 mod task;
 
@@ -293,7 +293,7 @@ fn plan(a: &PlanArgs, dir: &Path) -> Result<Manifest, String> {
             .unwrap_or_else(|| "campaign".into()),
     };
     Ok(Manifest {
-        kind: "tickbook-campaign".into(),
+        kind: manifest::KIND.into(),
         name,
         created_at: tickbook_measure::now_rfc3339(),
         suites,

@@ -13,7 +13,10 @@
 // except `perf stat` output (-x, CSV or -j, text files included): two or more
 // such files in one directory are one item, bundled the same way, which the
 // analysis reads as runs of the same events (one execution per file) — as
-// `tickbook analyze DIR` does (collector/src/load.rs).
+// `tickbook analyze DIR` does (collector/src/load.rs). A campaign folder
+// (`campaign.json` of kind `tickbook-campaign` at its top) is its `results/`:
+// the manifest is no result and `attempts/` holds the earlier files of tasks
+// run again, which would count as extra executions.
 
 // Also gzip-compressed (pyperf writes .json.gz): the analysis inflates them.
 const JSON_FILE = /\.(json|ndjson|jsonl)(\.gz)?$/i;
@@ -84,8 +87,23 @@ function bundle(name, files) {
   };
 }
 
+/** A campaign folder's results ({path, file} under `results/`), or null for any other folder. */
+async function campaignResults(list) {
+  const manifest = list.find(({ path }) => path === 'campaign.json');
+  // A manifest is a few kilobytes a submission: a big file is something else.
+  if (!manifest || manifest.file.size > 16 << 20) return null;
+  let kind;
+  try {
+    kind = JSON.parse(await manifest.file.text())?.kind;
+  } catch {
+    return null;
+  }
+  return kind === 'tickbook-campaign' ? list.filter(({ path }) => path.startsWith('results/')) : null;
+}
+
 /** Items for one folder: `list` is [{path (relative to the folder), file}]. */
-async function fromFolder(root, list) {
+async function fromFolder(root, all) {
+  const list = (await campaignResults(all)) ?? all;
   const inKept = ({ path }) => !path.split('/').slice(0, -1).some((d) => SKIP_DIRS.has(d));
   const wanted = list.filter((x) => JSON_FILE.test(x.path) && inKept(x));
   const criterion = wanted.some(({ path }) => path.split('/').pop() === 'sample.json');
