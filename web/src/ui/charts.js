@@ -116,7 +116,10 @@ export function legendTicks(lo, hi, { log = false, count = 4 } = {}) {
   }
   const raw = (hi - lo) / count;
   const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  // A span that is a round step × count up to rounding (0.0115 − 0.0095 is
+  // 0.0020000000000000018) takes that step, not the next one up, which
+  // would drop the ticks at both ends.
+  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw * (1 - 1e-9));
   const out = [];
   for (let k = Math.ceil(lo / step - 1e-9); k * step <= hi * (1 + 1e-12); k++) out.push(Number((k * step).toPrecision(12)));
   return out;
