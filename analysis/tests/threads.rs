@@ -1,7 +1,6 @@
 //! The analysis gives the same report, to the bit, whatever the number of
 //! threads it runs on, and from a plain thread as from a pool thread:
-//! series and configurations are spread over rayon's threads, and linfa's
-//! k-means (mode detection) runs on them too.
+//! series and configurations are spread over rayon's threads.
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -67,7 +66,7 @@ fn reports_are_the_same_on_one_thread_and_on_many() {
             );
         }
     }
-    // The generated file's modes were found (linfa ran).
+    // The generated file's modes were found (mode detection ran).
     let one = report_on(Some(1), &inputs[0].0, &inputs[0].1);
     assert!(one.contains("\"modes\":{"), "no modes in {one:.300}");
 }

@@ -63,10 +63,8 @@ fn main() -> ExitCode {
 }
 
 /// Run `f` on a rayon pool of one thread per core: the analysis spreads
-/// files, series and configurations over it, and linfa (mode detection)
-/// runs its small k-means steps inline on a pool thread, where from the
-/// main thread each was handed to the pool and waited for (over half of
-/// `analyze`'s CPU time, perf). Results do not depend on the thread count.
+/// files, series and configurations over it. Results do not depend on the
+/// thread count.
 fn on_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     match rayon::ThreadPoolBuilder::new().build() {
         Ok(pool) => pool.install(f),

@@ -217,10 +217,9 @@ fn fill(report: &mut FileReport, doc: &Document, opts: &Options) {
 }
 
 /// Runs `f` on a thread of rayon's pool: the series and configurations of
-/// a file are spread over the pool's threads, and linfa's small k-means
-/// steps (mode detection) run inline there. Called from a plain thread,
-/// each of those steps was handed to the pool and waited for, which took
-/// over half of an analysis' time. Results never depend on the number of
+/// a file are spread over the pool's threads, and from a pool thread each
+/// parallel step is split there rather than handed over from outside and
+/// waited for. Results never depend on the number of
 /// threads: every series has its own seeded streams and the parallel
 /// parts collect in order (`tests/threads.rs`). In wasm the pool is the
 /// calling thread.

@@ -121,7 +121,7 @@ pub fn execution_stats(executions: &[Vec<f64>], o: &Options) -> Option<Execution
                     .iter()
                     .map(|e| e.iter().sum::<f64>() / e.len() as f64)
                     .collect();
-                detect_modes(&means, b.seed)
+                detect_modes(&means)
             })
             .flatten(),
         random_effects: re,

@@ -127,7 +127,7 @@ pub struct FormReport {
     pub fences: Option<Fences>,
     pub outliers: Vec<NamedOutlier>,
     pub clustering: Option<ClusteringReport>,
-    /// Cost modes by k-means (linfa), to compare with the clustering.
+    /// Cost modes by k-means (exact in 1-D), to compare with the clustering.
     pub modes: Option<Modes>,
     pub calibration: Option<CalibrationReport>,
 }
@@ -387,7 +387,7 @@ fn form_report(
         }
     });
 
-    let modes = detect_modes(&values, o.bootstrap.seed);
+    let modes = detect_modes(&values);
     FormReport {
         form: form.to_string(),
         reference_clock: reference,
