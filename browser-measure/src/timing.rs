@@ -1,0 +1,193 @@
+//! Timing one operation's modules: compiled and instantiated by the engine,
+//! warmed up until the optimising tier runs them, then long runs of many
+//! iterations (the in-browser reference) and Bernoulli trials of one pass
+//! each, planned by `stats::bernoulli::plan`.
+
+use crate::emit::{self, OpDef};
+use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
+use tickbook_analysis::stats::bernoulli;
+use tickbook_analysis::suites::browser::{WasmOp, WasmTrials};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Performance;
+
+pub struct OpsPlan {
+    pub copies: u32,
+    pub repetitions: u32,
+    /// Target length of one long run of n copies (ms).
+    pub long_run_ms: f64,
+    /// Warm-up per function before anything is kept (ms).
+    pub warm_ms: f64,
+    /// The most the trials of one sequence may take (ms).
+    pub trials_budget_ms: f64,
+    /// Relative error and confidence the trials are planned for.
+    pub epsilon: f64,
+    pub confidence: f64,
+}
+
+impl OpsPlan {
+    pub fn new(quick: bool) -> Self {
+        OpsPlan {
+            copies: 128,
+            repetitions: if quick { 5 } else { 15 },
+            long_run_ms: if quick { 2.0 } else { 10.0 },
+            warm_ms: if quick { 15.0 } else { 40.0 },
+            trials_budget_ms: if quick { 40.0 } else { 400.0 },
+            epsilon: 0.05,
+            confidence: 0.95,
+        }
+    }
+}
+
+/// One instantiated module: its `run` and `trials`.
+struct Compiled {
+    run: Function,
+    trials: Function,
+}
+
+fn instantiate(bytes: &[u8], now: &Function) -> Result<Compiled, JsValue> {
+    let module = WebAssembly::Module::new(&Uint8Array::from(bytes).into())?;
+    let env = Object::new();
+    Reflect::set(&env, &"now".into(), now)?;
+    let imports = Object::new();
+    Reflect::set(&imports, &"env".into(), &env)?;
+    let instance = WebAssembly::Instance::new(&module, &imports)?;
+    let exports = instance.exports();
+    let get = |name: &str| -> Result<Function, JsValue> {
+        Reflect::get(&exports, &name.into())?
+            .dyn_into::<Function>()
+            .map_err(|_| JsValue::from_str(&format!("the module exports no function {name}")))
+    };
+    Ok(Compiled {
+        run: get("run")?,
+        trials: get("trials")?,
+    })
+}
+
+/// ms that `run(iterations)` took.
+fn time_run(c: &Compiled, iterations: u32, perf: &Performance) -> Result<f64, JsValue> {
+    let t0 = perf.now();
+    c.run.call1(&JsValue::NULL, &JsValue::from(iterations))?;
+    Ok(perf.now() - t0)
+}
+
+/// Call `run` until `warm_ms` have passed, doubling the iterations while a
+/// call is shorter than a fiftieth of it: the engine's first tier compiles
+/// at once and the optimising one after enough looping, in the background,
+/// for the next call. Returns ms per iteration of the last call.
+fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<f64, JsValue> {
+    let start = perf.now();
+    let mut iterations: u32 = 16;
+    let mut per_iteration = f64::INFINITY;
+    let mut calls = 0;
+    while perf.now() - start < warm_ms || calls < 4 {
+        let t = time_run(c, iterations, perf)?;
+        if t > 0.0 {
+            per_iteration = t / f64::from(iterations);
+        }
+        if t < warm_ms / 50.0 && iterations < 1 << 24 {
+            iterations *= 2;
+        }
+        calls += 1;
+    }
+    // The trials function is another function to tier up.
+    let warm_trials = perf.now();
+    while perf.now() - warm_trials < warm_ms / 4.0 {
+        c.trials.call1(&JsValue::NULL, &JsValue::from(256u32))?;
+    }
+    Ok(per_iteration)
+}
+
+/// `trials` called until `total` trials ran, in chunks; the ticks counted.
+fn run_trials(c: &Compiled, total: u64) -> Result<u64, JsValue> {
+    let mut left = total;
+    let mut ticks = 0u64;
+    while left > 0 {
+        let chunk = left.min(1 << 20) as u32;
+        let hits = c.trials.call1(&JsValue::NULL, &JsValue::from(chunk))?;
+        ticks += hits.as_f64().unwrap_or(0.0).max(0.0) as u64;
+        left -= u64::from(chunk);
+    }
+    Ok(ticks)
+}
+
+pub struct Clock<'a> {
+    pub perf: &'a Performance,
+    /// `performance.now`, bound, for the modules' import.
+    pub now: &'a Function,
+    /// Modal step of `performance.now` (ns), for the planner.
+    pub tick_ns: f64,
+    /// Cost of one read (ns): two of them frame each trial.
+    pub read_ns: f64,
+}
+
+/// Time one operation in one form.
+pub fn measure(op: &OpDef, form: &str, plan: &OpsPlan, clock: &Clock) -> Result<WasmOp, JsValue> {
+    let perf = clock.perf;
+    let short = instantiate(&emit::module(op, form, plan.copies), clock.now)?;
+    let long = instantiate(&emit::module(op, form, 2 * plan.copies), clock.now)?;
+    warm_up(&short, plan.warm_ms, perf)?;
+    warm_up(&long, plan.warm_ms, perf)?;
+    let per_iteration = time_run(&short, 1 << 12, perf)? / f64::from(1u32 << 12);
+    let iterations = if per_iteration > 0.0 {
+        (plan.long_run_ms / per_iteration).clamp(64.0, f64::from(1u32 << 30)) as u32
+    } else {
+        1 << 20
+    };
+    let mut long_n_ns = Vec::with_capacity(plan.repetitions as usize);
+    let mut long_2n_ns = Vec::with_capacity(plan.repetitions as usize);
+    for _ in 0..plan.repetitions {
+        long_n_ns.push(time_run(&short, iterations, perf)? * 1e6);
+        long_2n_ns.push(time_run(&long, iterations, perf)? * 1e6);
+    }
+
+    // One pass of the sequence is the event; the planner's trial count
+    // (eq. 5 for the pass, its two clock reads as overhead), within budget.
+    let pass_ns = |runs: &[f64]| {
+        let mut v = runs.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2] / f64::from(iterations)
+    };
+    let trials_for = |event_ns: f64| -> u64 {
+        let overhead = 2.0 * clock.read_ns;
+        let cap = (plan.trials_budget_ms * 1e6 / (event_ns + overhead).max(1.0)) as u64;
+        bernoulli::plan(
+            event_ns.max(1e-3),
+            clock.tick_ns,
+            overhead,
+            plan.epsilon,
+            plan.confidence,
+        )
+        .map_or(cap, |p| p.trials.min(cap))
+        .max(1_000)
+    };
+    let bernoulli = if long_n_ns.is_empty() || clock.tick_ns.is_nan() || clock.tick_ns <= 0.0 {
+        None
+    } else {
+        let trials_n = trials_for(pass_ns(&long_n_ns));
+        let trials_2n = trials_for(pass_ns(&long_2n_ns));
+        let ticks_n = run_trials(&short, trials_n)?;
+        let ticks_2n = run_trials(&long, trials_2n)?;
+        Some(WasmTrials {
+            planned_tick_ns: clock.tick_ns,
+            trials_n,
+            ticks_n,
+            trials_2n,
+            ticks_2n,
+        })
+    };
+    let native = if form == "latency" {
+        op.native_latency
+    } else {
+        op.native_throughput
+    };
+    Ok(WasmOp {
+        name: op.name.to_string(),
+        group: op.group.to_string(),
+        form: form.to_string(),
+        native: native.map(str::to_string),
+        iterations: u64::from(iterations),
+        long_n_ns,
+        long_2n_ns,
+        bernoulli,
+    })
+}
