@@ -4,7 +4,7 @@
 
 use tickbook_analysis::report::{analyze_bytes, native_comparison, Options};
 use tickbook_analysis::suites::browser::{
-    browser_report, BrowserData, WasmOp, WasmOps, WasmTrials, COVERAGE_MIN_SEQUENCE_NS,
+    browser_report, BrowserData, TrialChunk, WasmOp, WasmOps, WasmTrials, COVERAGE_MIN_SEQUENCE_NS,
 };
 use tickbook_analysis::suites::clocks::{ClockMeasurement, ClockScan, ReadCost};
 use tickbook_analysis::suites::ops::{OpMeasurement, OpsData};
@@ -147,6 +147,8 @@ fn bernoulli_estimate_interval_and_coverage() {
         ticks_n: m1,
         trials_2n: 10_000,
         ticks_2n: m2,
+        chunks_n: Vec::new(),
+        chunks_2n: Vec::new(),
     };
     let d = data(vec![
         op("i64.div_u", None, 10.0, Some(trials(1_000, 3_000))),
@@ -264,4 +266,36 @@ fn a_browser_file_reads_and_analyses() {
     assert!(!report.ok);
     let e = report.error.expect("an error");
     assert!(e.message.contains("paired"), "{}", e.message);
+}
+
+#[test]
+fn disturbed_chunks_are_set_aside() {
+    // Nine chunks of 1000 trials at 1 µs a trial with 100 ticks each, and
+    // one descheduled for 4 ms that saw 1000 ticks (every trial): it is
+    // 5× slower per trial and is left out, so p(n) = 0.1 as undisturbed.
+    let chunk = |ticks, elapsed_ns| TrialChunk {
+        trials: 1_000,
+        ticks,
+        elapsed_ns,
+    };
+    let mut chunks_n = vec![chunk(100, 1e6); 9];
+    chunks_n.push(chunk(1_000, 5e6));
+    let chunks_2n = vec![chunk(300, 2e6); 10];
+    let b = WasmTrials {
+        planned_tick_ns: 5_000.0,
+        trials_n: 10_000,
+        ticks_n: 1_900,
+        trials_2n: 10_000,
+        ticks_2n: 3_000,
+        chunks_n,
+        chunks_2n,
+    };
+    let d = data(vec![op("i64.div_u", None, 10.0, Some(b))]);
+    let r = browser_report(&d, Vec::new(), &Options::default());
+    let t = r.ops[0].bernoulli.as_ref().expect("trials");
+    assert_eq!((t.trials_n, t.ticks_n, t.set_aside_n), (9_000, 900, 1_000));
+    assert_eq!((t.trials_2n, t.set_aside_2n), (10_000, 0));
+    assert!((t.p_n - 0.1).abs() < 1e-12);
+    assert!((t.per_op_ns - 10.0).abs() < 1e-9);
+    assert_eq!(t.covers_reference, Some(true));
 }

@@ -6,7 +6,7 @@
 use crate::emit::{self, OpDef};
 use js_sys::{Function, Object, Reflect, Uint8Array, WebAssembly};
 use tickbook_analysis::stats::bernoulli;
-use tickbook_analysis::suites::browser::{WasmOp, WasmTrials};
+use tickbook_analysis::suites::browser::{TrialChunk, WasmOp, WasmTrials};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Performance;
 
@@ -97,17 +97,30 @@ fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<f64, JsValu
     Ok(per_iteration)
 }
 
-/// `trials` called until `total` trials ran, in chunks; the ticks counted.
-fn run_trials(c: &Compiled, total: u64) -> Result<u64, JsValue> {
+/// `trials` called until `total` trials ran, in chunks of `chunk` trials,
+/// each chunk timed (the analysis sets aside the disturbed ones).
+fn run_trials(
+    c: &Compiled,
+    total: u64,
+    chunk: u32,
+    perf: &Performance,
+) -> Result<Vec<TrialChunk>, JsValue> {
     let mut left = total;
-    let mut ticks = 0u64;
+    let mut chunks = Vec::new();
     while left > 0 {
-        let chunk = left.min(1 << 20) as u32;
-        let hits = c.trials.call1(&JsValue::NULL, &JsValue::from(chunk))?;
-        ticks += hits.as_f64().unwrap_or(0.0).max(0.0) as u64;
-        left -= u64::from(chunk);
+        let trials = left.min(u64::from(chunk)) as u32;
+        let t0 = perf.now();
+        let hits = c.trials.call1(&JsValue::NULL, &JsValue::from(trials))?;
+        let elapsed_ns = ((perf.now() - t0) * 1e6).max(0.0);
+        let ticks = (hits.as_f64().unwrap_or(0.0).max(0.0) as u64).min(u64::from(trials));
+        chunks.push(TrialChunk {
+            trials: u64::from(trials),
+            ticks,
+            elapsed_ns,
+        });
+        left -= u64::from(trials);
     }
-    Ok(ticks)
+    Ok(chunks)
 }
 
 pub struct Clock<'a> {
@@ -163,16 +176,28 @@ pub fn measure(op: &OpDef, form: &str, plan: &OpsPlan, clock: &Clock) -> Result<
     let bernoulli = if long_n_ns.is_empty() || clock.tick_ns.is_nan() || clock.tick_ns <= 0.0 {
         None
     } else {
-        let trials_n = trials_for(pass_ns(&long_n_ns));
-        let trials_2n = trials_for(pass_ns(&long_2n_ns));
-        let ticks_n = run_trials(&short, trials_n)?;
-        let ticks_2n = run_trials(&long, trials_2n)?;
+        // Chunks of about a millisecond: long against the clock's tick,
+        // short against a scheduler's time slice.
+        let chunk_for = |event_ns: f64| {
+            (1e6 / (event_ns + 2.0 * clock.read_ns).max(1.0)).clamp(256.0, f64::from(1u32 << 20))
+                as u32
+        };
+        let (pass_n, pass_2n) = (pass_ns(&long_n_ns), pass_ns(&long_2n_ns));
+        let chunks_n = run_trials(&short, trials_for(pass_n), chunk_for(pass_n), perf)?;
+        let chunks_2n = run_trials(&long, trials_for(pass_2n), chunk_for(pass_2n), perf)?;
+        let total = |c: &[TrialChunk]| {
+            c.iter()
+                .fold((0, 0), |(n, m), c| (n + c.trials, m + c.ticks))
+        };
+        let ((trials_n, ticks_n), (trials_2n, ticks_2n)) = (total(&chunks_n), total(&chunks_2n));
         Some(WasmTrials {
             planned_tick_ns: clock.tick_ns,
             trials_n,
             ticks_n,
             trials_2n,
             ticks_2n,
+            chunks_n,
+            chunks_2n,
         })
     };
     let native = if form == "latency" {

@@ -79,6 +79,8 @@ async function measure(isolated) {
       assert.ok(sameNumber(num(s.sequence_ns), o.sequence_ns), `${rows[i].key} sequence`);
       assert.ok(sameNumber(num(s.bernoulli_ns), o.bernoulli?.per_op_ns ?? null), `${rows[i].key} Bernoulli`);
       assert.ok(sameNumber(num(s.p_n), o.bernoulli?.p_n ?? null), `${rows[i].key} p(n)`);
+      const aside = o.bernoulli ? o.bernoulli.set_aside_n + o.bernoulli.set_aside_2n : null;
+      assert.ok(sameNumber(num(s.set_aside), aside), `${rows[i].key} set aside`);
     });
     await screenshot(page, `browser-${isolated ? 'isolated' : 'plain'}`);
     assertClean(problems);

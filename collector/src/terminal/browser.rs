@@ -75,23 +75,25 @@ pub(crate) fn render(out: &mut String, r: &BrowserReport) {
         "sequence",
         "per op (Bernoulli)",
         "interval",
+        "set aside",
         "holds",
     ])
     .text(0)
     .text(1)
     .text(2);
     for o in &r.ops {
-        let (b, iv, holds) = match &o.bernoulli {
+        let (b, iv, aside, holds) = match &o.bernoulli {
             Some(b) => (
                 fmt_ns(b.per_op_ns),
                 format!("[{}, {}]", fmt_ns(b.lo), fmt_ns(b.hi)),
+                (b.set_aside_n + b.set_aside_2n).to_string(),
                 match b.covers_reference {
                     Some(true) => "yes".to_string(),
                     Some(false) => "no".to_string(),
                     None => "—".to_string(),
                 },
             ),
-            None => ("—".into(), "—".into(), "—".into()),
+            None => ("—".into(), "—".into(), "—".into(), "—".into()),
         };
         t.row(vec![
             clean(&o.name),
@@ -101,6 +103,7 @@ pub(crate) fn render(out: &mut String, r: &BrowserReport) {
             opt_ns(o.sequence_ns),
             b,
             iv,
+            aside,
             holds,
         ]);
     }

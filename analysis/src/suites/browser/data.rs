@@ -78,4 +78,21 @@ pub struct WasmTrials {
     pub ticks_n: u64,
     pub trials_2n: u64,
     pub ticks_2n: u64,
+    /// The trials as they ran, in chunks (one call of the module's
+    /// `trials` each), with each chunk's wall time: a chunk much slower per
+    /// trial than its sequence's others was disturbed (the worker
+    /// descheduled, a collection) and is set aside by the analysis. Their
+    /// sums are the totals above.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks_n: Vec<TrialChunk>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chunks_2n: Vec<TrialChunk>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+pub struct TrialChunk {
+    pub trials: u64,
+    pub ticks: u64,
+    /// Wall time of the chunk by the same clock (ns).
+    pub elapsed_ns: f64,
 }

@@ -46,6 +46,26 @@ impl Suite for Browser {
                 if b.ticks_n > b.trials_n || b.ticks_2n > b.trials_2n {
                     return Err(cx.err(Some(format!("{here}.bernoulli")), "more ticks than trials"));
                 }
+                for (chunks, trials, ticks, key) in [
+                    (&b.chunks_n, b.trials_n, b.ticks_n, "chunks_n"),
+                    (&b.chunks_2n, b.trials_2n, b.ticks_2n, "chunks_2n"),
+                ] {
+                    if chunks.is_empty() {
+                        continue;
+                    }
+                    let sum = chunks.iter().fold((0u64, 0u64), |(n, m), c| {
+                        (n.saturating_add(c.trials), m.saturating_add(c.ticks))
+                    });
+                    let bad = chunks.iter().position(|c| {
+                        c.ticks > c.trials || !(c.elapsed_ns.is_finite() && c.elapsed_ns >= 0.0)
+                    });
+                    if sum != (trials, ticks) || bad.is_some() {
+                        return Err(cx.err(
+                            Some(format!("{here}.bernoulli.{key}")),
+                            "chunks must add up to the totals, each with ticks ≤ trials and a time ≥ 0",
+                        ));
+                    }
+                }
                 if !(b.planned_tick_ns.is_finite() && b.planned_tick_ns > 0.0) {
                     return Err(cx.err(
                         Some(format!("{here}.bernoulli.planned_tick_ns")),

@@ -3,7 +3,7 @@
 //! runs and by Bernoulli trials of the coarse clock, and, given a native
 //! `ops` file of the same machine, wasm against native.
 
-use super::{BrowserData, WasmOp};
+use super::{BrowserData, TrialChunk, WasmOp};
 use crate::options::Options;
 use crate::stats::bootstrap::{median, median_ci, BootstrapCi};
 use crate::stats::dist::z_two_sided;
@@ -16,6 +16,10 @@ use serde::Serialize;
 /// Bernoulli estimates are held to: shorter ones are dominated by the two
 /// clock reads around them.
 pub const COVERAGE_MIN_SEQUENCE_NS: f64 = 100.0;
+
+/// A chunk of trials this many times slower per trial than the median chunk
+/// of its sequence was disturbed, and is set aside.
+pub const DISTURBED_FACTOR: f64 = 1.5;
 
 /// A wasm operation this many times slower than native, relative to the
 /// geometric mean ratio of all pairs, is one the engine does badly.
@@ -90,10 +94,15 @@ pub struct WasmOpRow {
 /// each sequence, the difference cancelling the reads around them).
 #[derive(Debug, Clone, Serialize)]
 pub struct WasmTrialsRow {
+    /// Trials and ticks counted: the undisturbed chunks' (every trial when
+    /// the file has no chunks).
     pub trials_n: u64,
     pub ticks_n: u64,
     pub trials_2n: u64,
     pub ticks_2n: u64,
+    /// Trials set aside in disturbed chunks ([`DISTURBED_FACTOR`]).
+    pub set_aside_n: u64,
+    pub set_aside_2n: u64,
     pub p_n: f64,
     pub p_2n: f64,
     pub per_op_ns: f64,
@@ -181,23 +190,25 @@ fn op_row(op: &WasmOp, copies: u32, tick: Option<f64>, opts: &Options) -> WasmOp
         .then(|| median(&op.long_n_ns) / op.iterations as f64);
     let bernoulli = op.bernoulli.as_ref().and_then(|b| {
         let tick = tick?;
-        if b.trials_n == 0 || b.trials_2n == 0 || copies == 0 {
+        let (n1, m1) = undisturbed(&b.chunks_n).unwrap_or((b.trials_n, b.ticks_n));
+        let (n2, m2) = undisturbed(&b.chunks_2n).unwrap_or((b.trials_2n, b.ticks_2n));
+        if n1 == 0 || n2 == 0 || copies == 0 {
             return None;
         }
         let z = z_two_sided(opts.confidence)?;
-        let p1 = b.ticks_n as f64 / b.trials_n as f64;
-        let p2 = b.ticks_2n as f64 / b.trials_2n as f64;
+        let p1 = m1 as f64 / n1 as f64;
+        let p2 = m2 as f64 / n2 as f64;
         let scale = tick / copies as f64;
         let est = (p2 - p1) * scale;
-        let se = (p1 * (1.0 - p1) / b.trials_n as f64 + p2 * (1.0 - p2) / b.trials_2n as f64)
-            .sqrt()
-            * scale;
+        let se = (p1 * (1.0 - p1) / n1 as f64 + p2 * (1.0 - p2) / n2 as f64).sqrt() * scale;
         let (lo, hi) = (est - z * se, est + z * se);
         Some(WasmTrialsRow {
-            trials_n: b.trials_n,
-            ticks_n: b.ticks_n,
-            trials_2n: b.trials_2n,
-            ticks_2n: b.ticks_2n,
+            trials_n: n1,
+            ticks_n: m1,
+            trials_2n: n2,
+            ticks_2n: m2,
+            set_aside_n: b.trials_n.saturating_sub(n1),
+            set_aside_2n: b.trials_2n.saturating_sub(n2),
             p_n: p1,
             p_2n: p2,
             per_op_ns: est,
@@ -218,6 +229,27 @@ fn op_row(op: &WasmOp, copies: u32, tick: Option<f64>, opts: &Options) -> WasmOp
         sequence_ns,
         bernoulli,
     }
+}
+
+/// Trials and ticks of the chunks not disturbed: those whose time per
+/// trial is at most [`DISTURBED_FACTOR`] × the median chunk's. `None`
+/// without chunks.
+fn undisturbed(chunks: &[TrialChunk]) -> Option<(u64, u64)> {
+    let per_trial: Vec<f64> = chunks
+        .iter()
+        .filter(|c| c.trials > 0)
+        .map(|c| c.elapsed_ns / c.trials as f64)
+        .collect();
+    if per_trial.is_empty() {
+        return None;
+    }
+    let limit = DISTURBED_FACTOR * median(&per_trial);
+    Some(
+        chunks
+            .iter()
+            .filter(|c| c.trials > 0 && c.elapsed_ns / c.trials as f64 <= limit)
+            .fold((0, 0), |(n, m), c| (n + c.trials, m + c.ticks)),
+    )
 }
 
 pub fn browser_report(d: &BrowserData, fallbacks: Vec<String>, opts: &Options) -> BrowserReport {

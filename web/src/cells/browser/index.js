@@ -83,6 +83,7 @@ function opsTable(b) {
       { label: 'Sequence', class: 'num', title: 'One pass of n copies' },
       { label: 'Per op, Bernoulli', class: 'num', title: '(p(2n) − p(n)) · tick / n with its normal interval' },
       { label: 'p(n)', class: 'num' },
+      { label: 'Set aside', class: 'num', title: 'Trials in disturbed chunks (over 1.5× the median time per trial), left out' },
       { label: 'Holds', title: 'Whether the Bernoulli interval holds the long-run cost' },
     ],
     lazy: {
@@ -100,6 +101,7 @@ function opsTable(b) {
           numCell('sequence_ns', o.sequence_ns, fmtNs(o.sequence_ns), { unit: 'ns' }),
           t ? ciCell('bernoulli_ns', { estimate: t.per_op_ns, lo: t.lo, hi: t.hi }, ns, { unit: 'ns' }) : numCell('bernoulli_ns', null, '—'),
           t ? numCell('p_n', t.p_n, fmtProb(t.p_n)) : numCell('p_n', null, '—'),
+          numCell('set_aside', t ? t.set_aside_n + t.set_aside_2n : null, t ? fmtCount(t.set_aside_n + t.set_aside_2n) : '—'),
           h('td', { dataset: { stat: 'covers', value: String(t?.covers_reference ?? '') } },
             t?.covers_reference == null ? '—' : t.covers_reference ? 'yes' : 'no'));
       },
