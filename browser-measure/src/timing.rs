@@ -28,8 +28,10 @@ impl OpsPlan {
     pub fn new(quick: bool) -> Self {
         OpsPlan {
             copies: 128,
-            repetitions: if quick { 5 } else { 15 },
-            long_run_ms: if quick { 2.0 } else { 10.0 },
+            // Short runs, many of them: a run the worker was descheduled in
+            // is one outlier pair for the median, not a bias in all of them.
+            repetitions: if quick { 9 } else { 31 },
+            long_run_ms: if quick { 1.0 } else { 2.0 },
             warm_ms: if quick { 15.0 } else { 40.0 },
             trials_budget_ms: if quick { 40.0 } else { 400.0 },
             epsilon: 0.05,
@@ -71,30 +73,44 @@ fn time_run(c: &Compiled, iterations: u32, perf: &Performance) -> Result<f64, Js
 }
 
 /// Call `run` until `warm_ms` have passed, doubling the iterations while a
-/// call is shorter than a fiftieth of it: the engine's first tier compiles
-/// at once and the optimising one after enough looping, in the background,
-/// for the next call. Returns ms per iteration of the last call.
+/// call is shorter than a fifth of it (long against the clock's tick): the
+/// engine's first tier compiles at once and the optimising one after
+/// enough looping, in the background, for a later call. Then keep calling until three calls in a row agree
+/// within 5 % (the optimised code is in use; on a loaded machine its
+/// compilation can take longer than the warm-up), for at most ten times
+/// `warm_ms`. Returns ms per iteration of the last call.
 fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<f64, JsValue> {
     let start = perf.now();
     let mut iterations: u32 = 16;
-    let mut per_iteration = f64::INFINITY;
     let mut calls = 0;
-    while perf.now() - start < warm_ms || calls < 4 {
+    let mut recent: Vec<f64> = Vec::new();
+    loop {
         let t = time_run(c, iterations, perf)?;
-        if t > 0.0 {
-            per_iteration = t / f64::from(iterations);
-        }
-        if t < warm_ms / 50.0 && iterations < 1 << 24 {
+        let per_iteration = t / f64::from(iterations);
+        if t < warm_ms / 5.0 && iterations < 1 << 24 {
             iterations *= 2;
+            recent.clear();
+        } else {
+            recent.push(per_iteration);
         }
         calls += 1;
+        let elapsed = perf.now() - start;
+        let settled = recent.len() >= 3 && {
+            let last = &recent[recent.len() - 3..];
+            let lo = last.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = last.iter().copied().fold(0.0, f64::max);
+            lo > 0.0 && hi <= 1.05 * lo
+        };
+        if (elapsed >= warm_ms && calls >= 4 && settled) || elapsed >= 10.0 * warm_ms {
+            break;
+        }
     }
     // The trials function is another function to tier up.
     let warm_trials = perf.now();
     while perf.now() - warm_trials < warm_ms / 4.0 {
         c.trials.call1(&JsValue::NULL, &JsValue::from(256u32))?;
     }
-    Ok(per_iteration)
+    Ok(recent.last().copied().unwrap_or(0.0))
 }
 
 /// `trials` called until `total` trials ran, in chunks of `chunk` trials,
