@@ -75,33 +75,31 @@ fn time_run(c: &Compiled, iterations: u32, perf: &Performance) -> Result<f64, Js
 /// Call `run` until `warm_ms` have passed, doubling the iterations while a
 /// call is shorter than a fifth of it (long against the clock's tick): the
 /// engine's first tier compiles at once and the optimising one after
-/// enough looping, in the background, for a later call. Then keep calling until three calls in a row agree
-/// within 5 % (the optimised code is in use; on a loaded machine its
-/// compilation can take longer than the warm-up), for at most ten times
-/// `warm_ms`. Returns ms per iteration of the last call.
-fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<f64, JsValue> {
+/// enough looping, in the background, for a later call. Then keep calling
+/// until no call has been 3 % faster than the best so far for `warm_ms`
+/// (at most ten times `warm_ms`): the baseline tier's times are steady
+/// too, so steadiness alone does not say the optimised code runs, and on a
+/// loaded machine its compilation can take longer than the warm-up.
+fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<(), JsValue> {
     let start = perf.now();
     let mut iterations: u32 = 16;
-    let mut calls = 0;
-    let mut recent: Vec<f64> = Vec::new();
+    let mut best = f64::INFINITY;
+    let mut improved_at = start;
     loop {
         let t = time_run(c, iterations, perf)?;
-        let per_iteration = t / f64::from(iterations);
+        let now = perf.now();
         if t < warm_ms / 5.0 && iterations < 1 << 24 {
             iterations *= 2;
-            recent.clear();
+            improved_at = now;
         } else {
-            recent.push(per_iteration);
+            let per_iteration = t / f64::from(iterations);
+            if per_iteration < 0.97 * best {
+                improved_at = now;
+            }
+            best = best.min(per_iteration);
         }
-        calls += 1;
-        let elapsed = perf.now() - start;
-        let settled = recent.len() >= 3 && {
-            let last = &recent[recent.len() - 3..];
-            let lo = last.iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = last.iter().copied().fold(0.0, f64::max);
-            lo > 0.0 && hi <= 1.05 * lo
-        };
-        if (elapsed >= warm_ms && calls >= 4 && settled) || elapsed >= 10.0 * warm_ms {
+        let elapsed = now - start;
+        if (elapsed >= warm_ms && now - improved_at >= warm_ms) || elapsed >= 10.0 * warm_ms {
             break;
         }
     }
@@ -110,7 +108,7 @@ fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<f64, JsValu
     while perf.now() - warm_trials < warm_ms / 4.0 {
         c.trials.call1(&JsValue::NULL, &JsValue::from(256u32))?;
     }
-    Ok(recent.last().copied().unwrap_or(0.0))
+    Ok(())
 }
 
 /// `trials` called until `total` trials ran, in chunks of `chunk` trials,
