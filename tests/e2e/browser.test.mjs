@@ -1,5 +1,5 @@
 // Measure this browser end to end: the button clicked in headless Chromium
-// in quick mode, on a page served plainly and on one served cross-origin
+// in quick mode (once cancelled first), on a page served plainly and on one served cross-origin
 // isolated (`tickbook serve --isolated`); the result file saved, loaded
 // like any other, and the Browser cell's numbers checked against `tickbook
 // analyze --json` of the saved file. The isolated page's performance.now
@@ -43,11 +43,29 @@ async function measure(isolated) {
     await page.waitForFunction(() => document.getElementById('version').textContent.trim() !== '…');
     assert.equal(await page.evaluate(() => self.crossOriginIsolated), isolated, 'the page is isolated as served');
     await page.getByTestId('measure-quick').check();
+    // The main thread only receives messages while the worker measures.
+    await page.evaluate(() => {
+      window.longestTask = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.longestTask = Math.max(window.longestTask, e.duration);
+      }).observe({ type: 'longtask' });
+    });
+    if (!isolated) {
+      // Cancel ends the measurement worker: no file, the button back.
+      await page.getByTestId('measure-browser').click();
+      await page.waitForFunction(() => /Measuring \d+ of \d+/.test(document.querySelector('[data-testid=measure-text]')?.textContent ?? ''));
+      await page.getByTestId('measure-cancel').click();
+      assert.equal(await page.getByTestId('measure-text').innerText(), 'Measurement cancelled.');
+      assert.equal(await page.getByTestId('measure-browser').isEnabled(), true);
+      assert.equal(await page.locator('[data-testid=file-row]').count(), 0);
+    }
     await page.getByTestId('measure-browser').click();
     // Progress is shown while it runs, with a Cancel.
     await page.waitForFunction(() => /Measuring \d+ of \d+/.test(document.querySelector('[data-testid=measure-text]')?.textContent ?? ''));
     assert.ok(await page.getByTestId('measure-cancel').isVisible());
     await waitForFiles(page, 1, 110_000);
+    const longest = await page.evaluate(() => window.longestTask);
+    assert.ok(longest < 200, `the main thread was blocked for ${longest} ms`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('measure-save').click()]);
     const saved = path.join(tmp, `${isolated ? 'isolated' : 'plain'}-${download.suggestedFilename()}`);
     await download.saveAs(saved);
