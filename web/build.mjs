@@ -18,10 +18,13 @@ const web = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(web, 'dist');
 const pkg = path.join(web, 'pkg');
 const wasmFile = path.join(pkg, 'tickbook_analysis_wasm_bg.wasm');
+const measureWasmFile = path.join(pkg, 'tickbook_browser_measure_bg.wasm');
 
 try {
   await access(path.join(pkg, 'tickbook_analysis_wasm.js'));
   await access(wasmFile);
+  await access(path.join(pkg, 'tickbook_browser_measure.js'));
+  await access(measureWasmFile);
 } catch {
   console.error('web/pkg is missing: run scripts/build-wasm (or scripts/build-web) first');
   process.exit(1);
@@ -109,21 +112,25 @@ function replaceOnce(html, from, to) {
   return html.slice(0, at) + to + html.slice(at + from.length);
 }
 
-const [app, worker, css, template, wasm] = await Promise.all([
+const [app, worker, measureWorker, css, template, wasm, measureWasm] = await Promise.all([
   bundle('src/app/main.js', 'esm'),
   bundle('src/worker/worker.js', 'iife'),
+  bundle('src/worker/measure.js', 'iife'),
   readFile(path.join(web, 'style.css'), 'utf8'),
   readFile(path.join(web, 'index.html'), 'utf8'),
   readFile(wasmFile),
+  readFile(measureWasmFile),
 ]);
 scriptSafe('the page bundle', app);
 scriptSafe('the worker bundle', worker);
+scriptSafe('the measurement worker bundle', measureWorker);
 if (/<\/style/i.test(css)) throw new Error('web/style.css contains </style');
 
 // The only script the page may run is its own bundle (CSP hash); the worker
 // starts from a Blob URL and compiles the wasm ('wasm-unsafe-eval').
 const appHash = createHash('sha256').update(app, 'utf8').digest('base64');
 const wasmText = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).toString('base64');
+const measureWasmText = gzipSync(measureWasm, { level: constants.Z_BEST_COMPRESSION }).toString('base64');
 
 let html = template;
 html = replaceOnce(html, "script-src 'self'", `script-src 'sha256-${appHash}'`);
@@ -132,6 +139,9 @@ html = replaceOnce(html, '<script type="module" src="./src/app/main.js"></script
 html = replaceOnce(html, '</body>', [
   `<script type="text/plain" id="tickbook-worker">${worker}</script>`,
   `<script type="application/octet-stream" id="tickbook-wasm" data-encoding="gzip+base64">${wasmText}</script>`,
+  // Measure this browser: its own worker and wasm (web/src/worker/measure.js).
+  `<script type="text/plain" id="tickbook-measure-worker">${measureWorker}</script>`,
+  `<script type="application/octet-stream" id="tickbook-measure-wasm" data-encoding="gzip+base64">${measureWasmText}</script>`,
   // Filled by Export report and `tickbook report`: files and view (see web/src/app/embed.js).
   '<script type="application/json" id="tickbook-data"></script>',
   '</body>',
@@ -142,4 +152,5 @@ await mkdir(dist, { recursive: true });
 await writeFile(path.join(dist, 'index.html'), html);
 const kb = (n) => `${Math.round(n / 1024)} KiB`;
 console.log(`built ${path.relative(process.cwd(), path.join(dist, 'index.html'))}: ${kb(html.length)} ` +
-  `(page ${kb(app.length)}, worker ${kb(worker.length)}, wasm ${kb(wasm.length)} → ${kb(wasmText.length)} gzip+base64, style ${kb(css.length)})`);
+  `(page ${kb(app.length)}, worker ${kb(worker.length)}, wasm ${kb(wasm.length)} → ${kb(wasmText.length)} gzip+base64, ` +
+  `measurement ${kb(measureWorker.length)} + wasm ${kb(measureWasm.length)} → ${kb(measureWasmText.length)}, style ${kb(css.length)})`);

@@ -1245,7 +1245,7 @@ fn checkpointed_alloc_is_read() {
     assert_valid(&v, "checkpointed alloc", &value);
     match read_document("c.json", value.to_string().as_bytes()) {
         Ok(Document::Run(doc)) => {
-            assert_eq!(doc.unfinished, [SuiteId::Alloc]);
+            assert_eq!(doc.unfinished, [SuiteId::Alloc.name()]);
             assert_eq!(doc.alloc, Some(full_alloc()));
         }
         other => panic!("{other:?}"),
@@ -1625,6 +1625,17 @@ fn cells_follow_the_registry() {
             "bottleneck",
             serde_json::to_value(full_bottleneck()).unwrap(),
         ),
+        (
+            "browser",
+            json!({
+                "user_agent": "Mozilla/5.0 Test", "cross_origin_isolated": false,
+                "reference": "performance.now", "clocks": [],
+                "wasm": {"clock": "performance.now", "copies": 4, "repetitions": 1, "ops": [{
+                    "name": "i64.add", "group": "integer", "form": "latency", "iterations": 10,
+                    "long_n_ns": [40.0], "long_2n_ns": [80.0]
+                }]}
+            }),
+        ),
     ] {
         run.suites.push(Suite {
             suite: name.into(),
@@ -1660,7 +1671,8 @@ fn cells_follow_the_registry() {
             "copy",
             "alloc",
             "trace",
-            "bottleneck"
+            "bottleneck",
+            "browser"
         ]
     );
     let json = serde_json::to_value(&report).unwrap();
@@ -1681,6 +1693,7 @@ fn cells_follow_the_registry() {
             "alloc",
             "bottleneck",
             "trace",
+            "browser",
             "options"
         ]
     );

@@ -9,7 +9,7 @@
 use crate::load::{criterion_baselines, load_inputs, read_file};
 use crate::terminal::{
     clean_lines, render_campaign, render_comparison, render_csv, render_file, render_markdown,
-    render_series, render_series_csv, render_series_markdown, slower_than,
+    render_native, render_series, render_series_csv, render_series_markdown, slower_than,
 };
 use clap::Args;
 use rayon::prelude::*;
@@ -22,7 +22,7 @@ use tickbook_analysis::report::compare::{compare_files_with, compare_sides, Comp
 use tickbook_analysis::report::{
     analyze_bytes, apply_calibration, CalibrationFit, FileReport, OpsView, Options, ReferenceClock,
 };
-use tickbook_analysis::report::{compare_series_bytes, ComparisonReport};
+use tickbook_analysis::report::{compare_series_bytes, native_comparison_bytes, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
@@ -115,6 +115,12 @@ pub struct AnalyzeArgs {
     /// (the lowest, e.g. hyperfine's fastest command, or --reference).
     #[arg(long, conflicts_with_all = ["export_fit", "calibrate_with", "compare"])]
     compare_series: bool,
+    /// A browser measurement (the page's "Measure this browser") against
+    /// NATIVE, an `ops` run of the same machine: wasm against native per
+    /// paired operation, their regression and the operations the engine
+    /// does badly. Needs exactly one FILE.
+    #[arg(long, value_name = "NATIVE", conflicts_with_all = ["compare", "compare_series", "campaign", "export_fit", "calibrate_with"])]
+    native: Option<PathBuf>,
     /// With --compare-series: the reference series, by name.
     #[arg(long, value_name = "NAME", requires = "compare_series")]
     reference: Option<String>,
@@ -232,6 +238,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     }
     if args.campaign {
         return campaign(&args, &opts);
+    }
+    if let Some(native) = &args.native {
+        return native_comparison(&args, native, &opts);
     }
     if matches!(args.format, Format::Md | Format::Csv) {
         eprintln!("error: --format md and csv are for --compare; a file's report is text or json");
@@ -523,6 +532,49 @@ fn compare_inputs(
         eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
     }
     (report, failed)
+}
+
+/// `--native`: one browser file against a native `ops` file.
+fn native_comparison(args: &AnalyzeArgs, native: &std::path::Path, opts: &Options) -> ExitCode {
+    let mut inputs = load_inputs(&args.files, &opts.limits);
+    inputs.extend(load_inputs(
+        std::slice::from_ref(&native.to_path_buf()),
+        &opts.limits,
+    ));
+    let [browser, native] = &inputs[..] else {
+        eprintln!("error: --native takes one FILE (the browser measurement) and one NATIVE file");
+        return ExitCode::from(2);
+    };
+    let (b, n) = match (&browser.bytes, &native.bytes) {
+        (Ok(b), Ok(n)) => (b, n),
+        (Err(e), _) => {
+            eprintln!("error: {}: {e}", browser.name);
+            return ExitCode::FAILURE;
+        }
+        (_, Err(e)) => {
+            eprintln!("error: {}: {e}", native.name);
+            return ExitCode::FAILURE;
+        }
+    };
+    let report = match native_comparison_bytes((&browser.name, b), (&native.name, n), opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = if args.json || args.format == Format::Json {
+        match serde_json::to_string_pretty(&report) {
+            Ok(s) => s + "\n",
+            Err(e) => {
+                eprintln!("error: cannot print the comparison as JSON: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        clean_lines(&render_native(&report))
+    };
+    print_and_exit(&text, false)
 }
 
 /// `--campaign`: the files as one campaign, in the terminal or as JSON.

@@ -36,6 +36,13 @@ pub struct ServeArgs {
     /// Do not try to open a browser.
     #[arg(long)]
     no_open: bool,
+    /// Serve every response with `Cross-Origin-Opener-Policy: same-origin`
+    /// and `Cross-Origin-Embedder-Policy: require-corp`, so the page is
+    /// cross-origin isolated: browsers then give `performance.now` a finer
+    /// tick (Measure this browser records which it was). `?url=` files from
+    /// other origins then load only if they send CORP or CORS headers.
+    #[arg(long)]
+    isolated: bool,
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -107,7 +114,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
             .map(|h| h.value.as_str());
         let response = match refused_host(host, port) {
             Some(reason) => text(403, &reason),
-            None => respond(&web_root, &results, request.url()),
+            None => respond(&web_root, &results, request.url(), args.isolated),
         };
         // A client that went away is not our error.
         let _ = request.respond(response);
@@ -117,7 +124,7 @@ fn serve(args: ServeArgs) -> Result<(), String> {
 
 type Response = tiny_http::Response<std::io::Cursor<Vec<u8>>>;
 
-fn respond(web_root: &Path, results: &Path, url: &str) -> Response {
+fn respond(web_root: &Path, results: &Path, url: &str, isolated: bool) -> Response {
     let path = url.split(['?', '#']).next().unwrap_or("/");
     let path = percent_decode(path);
     let (root, rel) = match path.strip_prefix("/results/") {
@@ -140,6 +147,11 @@ fn respond(web_root: &Path, results: &Path, url: &str) -> Response {
         ("Cache-Control", "no-store".to_string()),
         ("X-Content-Type-Options", "nosniff".to_string()),
     ];
+    if isolated {
+        headers.push(("Cross-Origin-Opener-Policy", "same-origin".to_string()));
+        headers.push(("Cross-Origin-Embedder-Policy", "require-corp".to_string()));
+        headers.push(("Cross-Origin-Resource-Policy", "same-origin".to_string()));
+    }
     if root == web_root && rel == "index.html" {
         let query = url.split_once('?').map_or("", |(_, q)| q);
         let query = query.split('#').next().unwrap_or("");

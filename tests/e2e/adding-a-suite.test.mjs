@@ -110,10 +110,12 @@ test('adding a suite as docs/adding-a-suite.md says touches only its places, bui
     // The copy's page: its wasm (the same target folder) and its bundle, as
     // scripts/build-web makes them; the build finds the new cell folder.
     const env = { ...process.env, CARGO_TARGET_DIR: target };
-    const wasm = spawnSync('cargo', ['build', '-q', '-p', 'tickbook-analysis-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], { cwd: dir, env, encoding: 'utf8' });
+    const wasm = spawnSync('cargo', ['build', '-q', '-p', 'tickbook-analysis-wasm', '-p', 'tickbook-browser-measure', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], { cwd: dir, env, encoding: 'utf8' });
     assert.equal(wasm.status, 0, `the copy's wasm builds:\n${wasm.stderr}`);
-    execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', join(dir, 'web/pkg'), '--no-typescript',
-      join(target, 'wasm32-unknown-unknown/wasm/tickbook_analysis_wasm.wasm')], { stdio: 'pipe' });
+    for (const crate of ['tickbook_analysis_wasm', 'tickbook_browser_measure']) {
+      execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', join(dir, 'web/pkg'), '--no-typescript',
+        join(target, `wasm32-unknown-unknown/wasm/${crate}.wasm`)], { stdio: 'pipe' });
+    }
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
     execFileSync('node', [join(dir, 'web/build.mjs')], { cwd: dir, stdio: 'pipe' });
     const results = join(dir, 'results');

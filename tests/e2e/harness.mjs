@@ -81,11 +81,11 @@ export async function analyzeJson(files) {
 
 /**
  * `tickbook serve <dir> --web-root web/dist --port 0 --no-open` (another
- * binary or page: `bin`, `webRoot`); resolves with {url, stop} once it prints
- * `serving http://127.0.0.1:PORT/`.
+ * binary or page: `bin`, `webRoot`; more flags: `args`, e.g. `--isolated`);
+ * resolves with {url, stop} once it prints `serving http://127.0.0.1:PORT/`.
  */
-export async function serve(resultsDir, { bin = tickbookBin(), webRoot = WEB_DIST } = {}) {
-  const child = spawn(bin, ['serve', resultsDir, '--web-root', webRoot, '--port', '0', '--no-open'], {
+export async function serve(resultsDir, { bin = tickbookBin(), webRoot = WEB_DIST, args = [] } = {}) {
+  const child = spawn(bin, ['serve', resultsDir, '--web-root', webRoot, '--port', '0', '--no-open', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

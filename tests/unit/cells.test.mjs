@@ -27,6 +27,7 @@ test('cells() lists the suite cells in display order, with their titles and anal
     { name: 'trace', title: 'Perturbation', cost: 5 },
     { name: 'bottleneck', title: 'Bottlenecks', cost: 6 },
     { name: 'samples', title: 'Samples', cost: 2 },
+    { name: 'browser', title: 'Browser', cost: 8 },
   ]);
 });
 

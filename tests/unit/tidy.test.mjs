@@ -207,10 +207,10 @@ test('no Rust crate has a cycle between its top-level modules', () => {
   assert.deepEqual(found, [], `module cycles (a module that uses one that uses it back):\n  ${found.join('\n  ')}`);
 });
 
-/** The registry's lines: `name Variant run|file;` in analysis/src/suites/mod.rs. */
+/** The registry's lines: `name Variant run|file|page;` in analysis/src/suites/mod.rs. */
 function registeredSuites() {
   const text = read('analysis/src/suites/mod.rs');
-  return [...text.matchAll(/^\s+([a-z_]+)\s+([A-Z]\w*)\s+(run|file);\s*$/gm)].map((m) => m[1]);
+  return [...text.matchAll(/^\s+([a-z_]+)\s+([A-Z]\w*)\s+(run|file|page);\s*$/gm)].map((m) => m[1]);
 }
 
 // Adding a suite touches its collector module, its analysis folder, one

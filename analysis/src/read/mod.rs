@@ -35,9 +35,12 @@ pub enum Document {
     Samples(SamplesFile),
 }
 
-// One cell's data: a run suite's from the run document, the `file` cell's
-// (samples) from a samples document.
+// One cell's data: a run or page suite's from the run document, the `file`
+// cell's (samples) from a samples document.
 macro_rules! cell_of {
+    (page $f:ident $doc:expr) => {
+        cell_of!(run $f $doc)
+    };
     (run $f:ident $doc:expr) => {
         match $doc {
             Document::Run(r) => r.$f.as_ref(),
@@ -98,7 +101,7 @@ impl Document {
     /// Whether the data of `suite` come from a section that did not finish.
     pub fn is_unfinished(&self, suite: &str) -> bool {
         match self {
-            Document::Run(r) => r.unfinished.iter().any(|s| s.name() == suite),
+            Document::Run(r) => r.unfinished.contains(&suite),
             Document::Samples(_) => false,
         }
     }

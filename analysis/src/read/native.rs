@@ -7,7 +7,7 @@ use crate::format::{
     RunFile, SamplesFile, Suite as Section, FORMAT_MAJOR, FORMAT_TAG, KIND_RUN, KIND_SAMPLES,
 };
 use crate::suites::samples::Samples;
-use crate::suites::{registry, Suite, SuiteId};
+use crate::suites::{registry, Suite};
 use serde_json::Value;
 
 use super::Document;
@@ -21,8 +21,8 @@ macro_rules! run_document {
             pub run: RunFile,
             $(pub $f: Option<<crate::suites::$f::$V as Suite>::Data>,)*
             /// Suites whose data come from a section that did not finish
-            /// (what they checkpointed).
-            pub unfinished: Vec<SuiteId>,
+            /// (what they checkpointed), by name.
+            pub unfinished: Vec<&'static str>,
             /// Suites this build does not know (from a newer minor version), skipped.
             pub skipped_suites: Vec<String>,
         }
@@ -55,7 +55,7 @@ macro_rules! run_document {
                     } else if <crate::suites::$f::$V as Suite>::SHOWS_UNFINISHED {
                         if let Ok(data) = serde_json::from_value(section.data.clone()) {
                             doc.$f = Some(data);
-                            doc.unfinished.push(SuiteId::$V);
+                            doc.unfinished.push(<crate::suites::$f::$V as Suite>::NAME);
                         }
                     }
                     return Ok(true);
@@ -65,7 +65,7 @@ macro_rules! run_document {
         }
     };
 }
-registry!(runs => run_document);
+registry!(sections => run_document);
 
 /// A parsed JSON document that is no other tool's format.
 pub(super) fn read(cx: &Checker, value: &Value) -> Result<Document, ReadError> {

@@ -144,7 +144,7 @@ macro_rules! keep_only {
         }
     };
 }
-registry!(runs => keep_only);
+registry!(sections => keep_only);
 
 /// The file list's row: where the file came from.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -294,6 +294,33 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
             "suite \"{name}\" is not known to this build of tickbook and was skipped"
         ));
     }
+}
+
+/// A browser measurement against a native `ops` run of the same machine
+/// (`tickbook analyze BROWSER --native OPS`): each file read as usual, then
+/// [`native_comparison`]. The error names the file that lacks its section.
+pub fn native_comparison_bytes(
+    browser: (&str, &[u8]),
+    native: (&str, &[u8]),
+    opts: &Options,
+) -> Result<NativeComparison, String> {
+    let read = |(name, bytes): (&str, &[u8])| match read_document_within(name, bytes, &opts.limits)
+    {
+        Ok(Document::Run(run)) => Ok(run),
+        Ok(Document::Samples(_)) => Err(format!("{name}: a samples file, not a run")),
+        Err(e) => Err(e.to_string()),
+    };
+    let b = read(browser)?;
+    let n = read(native)?;
+    let b = b
+        .browser
+        .as_ref()
+        .ok_or_else(|| format!("{}: no browser measurement in it", browser.0))?;
+    let n = n
+        .ops
+        .as_ref()
+        .ok_or_else(|| format!("{}: no native operations in it", native.0))?;
+    Ok(native_comparison(b, n, opts))
 }
 
 #[cfg(test)]

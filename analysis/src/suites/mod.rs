@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 pub mod alloc;
 pub mod bernoulli;
 pub mod bottleneck;
+pub mod browser;
 pub mod clocks;
 pub mod copy;
 /// Execution statistics: the part of a cell that Samples, Allocation and
@@ -30,12 +31,15 @@ pub mod trace;
 
 /// The registry: every cell, one line each — its key (the folder, the
 /// section name of run files, `FileReport`'s JSON key), its variant in
-/// [`SuiteId`] and `report::Cell`, and `run` for a suite a collector runs or
-/// `file` for the cell made from a whole samples file. Lines are in the
-/// order of `FileReport`'s JSON keys; the page's order is [`Suite::ORDER`].
+/// [`SuiteId`] and `report::Cell`, and `run` for a suite a collector runs,
+/// `page` for a section of run files that the page measures (not `tickbook
+/// collect`), or `file` for the cell made from a whole samples file. Lines
+/// are in the order of `FileReport`'s JSON keys; the page's order is
+/// [`Suite::ORDER`].
 ///
 /// `registry!(m)` calls the macro `m` with every line, `registry!(runs =>
-/// m)` with the `run` lines only.
+/// m)` with the `run` lines only (the collector's suites), `registry!(sections
+/// => m)` with the `run` and `page` lines (every section of a run file).
 macro_rules! registry {
     (@lines $then:ident $filter:ident) => {
         $crate::suites::registry!(@filter $filter $then []
@@ -47,6 +51,7 @@ macro_rules! registry {
             alloc Alloc run;
             bottleneck Bottleneck run;
             trace Trace run;
+            browser Browser page;
         );
     };
     (@filter all $then:ident [] $($f:ident $V:ident $k:ident;)*) => {
@@ -60,6 +65,21 @@ macro_rules! registry {
     };
     (@filter runs $then:ident [$($acc:tt)*] $f:ident $V:ident file; $($rest:tt)*) => {
         $crate::suites::registry!(@filter runs $then [$($acc)*] $($rest)*);
+    };
+    (@filter runs $then:ident [$($acc:tt)*] $f:ident $V:ident page; $($rest:tt)*) => {
+        $crate::suites::registry!(@filter runs $then [$($acc)*] $($rest)*);
+    };
+    (@filter sections $then:ident [$($acc:tt)*]) => {
+        $then! { $($acc)* }
+    };
+    (@filter sections $then:ident [$($acc:tt)*] $f:ident $V:ident file; $($rest:tt)*) => {
+        $crate::suites::registry!(@filter sections $then [$($acc)*] $($rest)*);
+    };
+    (@filter sections $then:ident [$($acc:tt)*] $f:ident $V:ident $k:ident; $($rest:tt)*) => {
+        $crate::suites::registry!(@filter sections $then [$($acc)* $f $V $k;] $($rest)*);
+    };
+    (sections => $then:ident) => {
+        $crate::suites::registry!(@lines $then sections);
     };
     (runs => $then:ident) => {
         $crate::suites::registry!(@lines $then runs);
@@ -190,7 +210,7 @@ macro_rules! typed_round_trip {
         }
     };
 }
-registry!(runs => typed_round_trip);
+registry!(sections => typed_round_trip);
 
 macro_rules! cell_infos {
     ($($f:ident $V:ident $k:ident;)*) => {

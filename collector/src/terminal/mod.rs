@@ -1,6 +1,6 @@
 //! The terminal renderer of `tickbook analyze`: the page's cells as text
 //! tables, one file per cell (`clocks`, `bernoulli`, `ops`, `copy`, `alloc`,
-//! `trace`, `bottleneck`, `samples`), `compare` for `--compare`, `compare_series` for
+//! `trace`, `bottleneck`, `samples`, `browser` with `--native`), `compare` for `--compare`, `compare_series` for
 //! `--compare-series`, `campaign` for `--campaign`, and what
 //! they share: `table` (titles, aligned columns, escaping), `numbers` (units
 //! and significant digits), `clustering` (Operations and Samples) and
@@ -13,6 +13,7 @@
 mod alloc;
 mod bernoulli;
 mod bottleneck;
+mod browser;
 mod campaign;
 mod clocks;
 mod clustering;
@@ -39,6 +40,13 @@ pub(crate) fn render_comparison(r: &ComparisonReport, only_different: bool) -> S
 /// `--campaign`: machines side by side and the variance split.
 pub(crate) fn render_campaign(r: &tickbook_analysis::report::campaign::CampaignReport) -> String {
     campaign::render(r)
+}
+
+/// `analyze --native`: a browser file against a native ops file.
+pub(crate) fn render_native(r: &tickbook_analysis::report::NativeComparison) -> String {
+    let mut out = String::new();
+    browser::render_native(&mut out, r);
+    out
 }
 
 pub(crate) use compare::{render_csv, render_markdown, slower_than};
@@ -90,5 +98,6 @@ fn render_cell(out: &mut String, cell: Cell<'_>) {
         Cell::Trace(r) => trace::render(out, r),
         Cell::Bottleneck(r) => bottleneck::render(out, r),
         Cell::Samples(r) => samples::render(out, r),
+        Cell::Browser(r) => browser::render(out, r),
     }
 }

@@ -16,6 +16,7 @@ import {
 } from './state.js';
 import { CELL_VIEW_FIELDS } from 'tickbook:cells';
 import { watchExports, setupReportExport } from './export.js';
+import { setupMeasure } from './measure.js';
 import { watchScrollers } from '../ui/scrollcue.js';
 
 // What a link may keep of each cell's view, as the cells declare it.
@@ -393,6 +394,7 @@ $('clear').addEventListener('click', () => {
 });
 
 watchPicker($('file-input'), add);
+setupMeasure($('measure-browser'), $('measure-quick'), $('measure'), (item) => add([item]));
 watchPicker($('folder-input'), add); // a folder: its files, or one Criterion tree (intake.js)
 watchDrops(document, $('drop-overlay'), add);
 

@@ -1,8 +1,9 @@
-// Starting the analysis worker. The page is one self-contained HTML file
-// (web/build.mjs): the worker's code and the wasm sit in the document as
-// text. The main thread starts the worker from that code and sends it the
-// wasm as its first message; the worker takes the message before its own
-// handler (worker.js) can see it.
+// Starting the page's workers: the analysis worker, and the measurement
+// worker of Measure this browser (measure.js). The page is one
+// self-contained HTML file (web/build.mjs): each worker's code and its wasm
+// sit in the document as text. The main thread starts a worker from that
+// code and sends it the wasm as its first message; the worker takes the
+// message before its own handler can see it.
 
 import { base64ToBytes, gunzip } from '../ui/bytes.js';
 
@@ -14,14 +15,23 @@ const WASM_MESSAGE = 'tickbook-wasm';
  * a worker that reports why, through the normal 'fatal' message.
  */
 export function createWorker() {
-  const code = document.getElementById('tickbook-worker')?.textContent ?? '';
-  const wasm = document.getElementById('tickbook-wasm')?.textContent ?? '';
+  return startWorker('tickbook-worker', 'tickbook-wasm', 'tickbook-analysis', 'the analysis worker');
+}
+
+/** The same for the measurement worker of Measure this browser (measure.js). */
+export function createMeasureWorker() {
+  return startWorker('tickbook-measure-worker', 'tickbook-measure-wasm', 'tickbook-measure', 'the measurement worker');
+}
+
+function startWorker(codeId, wasmId, name, what) {
+  const code = document.getElementById(codeId)?.textContent ?? '';
+  const wasm = document.getElementById(wasmId)?.textContent ?? '';
   const missing = !code.trim() || !wasm.trim();
   const source = missing
-    ? `postMessage({type: 'fatal', message: 'this page is incomplete: the analysis worker or its WebAssembly is not embedded (build the page with scripts/build-web)'});`
+    ? `postMessage({type: 'fatal', message: 'this page is incomplete: ${what} or its WebAssembly is not embedded (build the page with scripts/build-web)'});`
     : code;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  const worker = new Worker(url, { name: 'tickbook-analysis' }); // classic: see web/build.mjs
+  const worker = new Worker(url, { name }); // classic: see web/build.mjs
   if (!missing) worker.postMessage({ type: WASM_MESSAGE, text: wasm });
   return worker;
 }
@@ -46,5 +56,5 @@ if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScop
 
 /** In the worker: a promise of the wasm module's bytes. */
 export function embeddedWasm() {
-  return wasmMessage ?? Promise.reject(new Error('not in the analysis worker'));
+  return wasmMessage ?? Promise.reject(new Error('not in a worker of the page'));
 }

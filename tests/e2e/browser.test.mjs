@@ -1,0 +1,131 @@
+// Measure this browser end to end: the button clicked in headless Chromium
+// in quick mode (once cancelled first), on a page served plainly and on one served cross-origin
+// isolated (`tickbook serve --isolated`); the result file saved, loaded
+// like any other, and the Browser cell's numbers checked against `tickbook
+// analyze --json` of the saved file. The isolated page's performance.now
+// must tick finer, and the wasm i64.add chain must cost a sane time.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  checkPrerequisites, tempDir, analyzeJson, serve, openBrowser, waitForFiles, screenshot,
+  readTable, num, sameNumber,
+} from './harness.mjs';
+
+let tmp;
+const measured = {};
+
+before(async () => {
+  await checkPrerequisites();
+  tmp = await tempDir();
+});
+
+after(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+function assertClean(problems) {
+  assert.deepEqual(problems.pageErrors, [], 'page errors');
+  assert.deepEqual(problems.consoleErrors, [], 'console errors');
+  assert.deepEqual(problems.foreignRequests, [], 'requests that did not go to the local server');
+  assert.deepEqual(problems.failedRequests, [], 'failed requests');
+}
+
+/** Click Measure this browser (quick), wait for the file, save it; the saved path and the page. */
+async function measure(isolated) {
+  const server = await serve(path.join(tmp, 'results'), { args: isolated ? ['--isolated'] : [] });
+  const browser = await openBrowser(server.url);
+  try {
+    const { page, problems } = browser;
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.getElementById('version').textContent.trim() !== '…');
+    assert.equal(await page.evaluate(() => self.crossOriginIsolated), isolated, 'the page is isolated as served');
+    await page.getByTestId('measure-quick').check();
+    // The main thread only receives messages while the worker measures.
+    await page.evaluate(() => {
+      window.longestTask = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.longestTask = Math.max(window.longestTask, e.duration);
+      }).observe({ type: 'longtask' });
+    });
+    if (!isolated) {
+      // Cancel ends the measurement worker: no file, the button back.
+      await page.getByTestId('measure-browser').click();
+      await page.waitForFunction(() => /Measuring \d+ of \d+/.test(document.querySelector('[data-testid=measure-text]')?.textContent ?? ''));
+      await page.getByTestId('measure-cancel').click();
+      assert.equal(await page.getByTestId('measure-text').innerText(), 'Measurement cancelled.');
+      assert.equal(await page.getByTestId('measure-browser').isEnabled(), true);
+      assert.equal(await page.locator('[data-testid=file-row]').count(), 0);
+    }
+    await page.getByTestId('measure-browser').click();
+    // Progress is shown while it runs, with a Cancel.
+    await page.waitForFunction(() => /Measuring \d+ of \d+/.test(document.querySelector('[data-testid=measure-text]')?.textContent ?? ''));
+    assert.ok(await page.getByTestId('measure-cancel').isVisible());
+    await waitForFiles(page, 1, 110_000);
+    const longest = await page.evaluate(() => window.longestTask);
+    assert.ok(longest < 200, `the main thread was blocked for ${longest} ms`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('measure-save').click()]);
+    const saved = path.join(tmp, `${isolated ? 'isolated' : 'plain'}-${download.suggestedFilename()}`);
+    await download.saveAs(saved);
+    const [expected] = await analyzeJson([saved]);
+    assert.ok(expected.ok, JSON.stringify(expected.error));
+    const b = expected.browser;
+    assert.equal(b.cross_origin_isolated, isolated);
+
+    const cell = page.locator('[data-testid=browser-cell]');
+    assert.equal(await cell.count(), 1, 'one Browser cell');
+    assert.equal(await page.getByTestId('browser-isolated').getAttribute('data-value'), String(isolated));
+    assert.equal(await page.getByTestId('browser-user-agent').innerText(), b.user_agent);
+
+    const clocks = await readTable(page, '[data-testid=browser-clock-row]', 'clock');
+    assert.deepEqual(Object.keys(clocks), b.clocks.map((c) => c.name));
+    for (const c of b.clocks) {
+      for (const stat of ['observed_tick_ns', 'modal_step_ns', 'mean_step_ns', 'jitter_ns', 'read_cost_median_ns', 'backward_steps']) {
+        assert.ok(sameNumber(num(clocks[c.name][stat]), c[stat]), `${c.name} ${stat}: page ${clocks[c.name][stat]}, CLI ${c[stat]}`);
+      }
+    }
+    const rows = await page.$$eval('[data-testid=browser-op-row]', (trs) => trs.map((tr) => ({
+      key: `${tr.dataset.op} ${tr.dataset.form}`,
+      stats: Object.fromEntries([...tr.querySelectorAll('[data-stat]')].map((td) => [td.dataset.stat, td.dataset.value])),
+    })));
+    assert.deepEqual(rows.map((r) => r.key), b.ops.map((o) => `${o.name} ${o.form}`));
+    b.ops.forEach((o, i) => {
+      const s = rows[i].stats;
+      assert.ok(sameNumber(num(s.per_op_ns), o.per_op_ns?.estimate ?? null), `${rows[i].key} per op`);
+      assert.ok(sameNumber(num(s.sequence_ns), o.sequence_ns), `${rows[i].key} sequence`);
+      assert.ok(sameNumber(num(s.bernoulli_ns), o.bernoulli?.per_op_ns ?? null), `${rows[i].key} Bernoulli`);
+      assert.ok(sameNumber(num(s.p_n), o.bernoulli?.p_n ?? null), `${rows[i].key} p(n)`);
+      const aside = o.bernoulli ? o.bernoulli.set_aside_n + o.bernoulli.set_aside_2n : null;
+      assert.ok(sameNumber(num(s.set_aside), aside), `${rows[i].key} set aside`);
+    });
+    await screenshot(page, `browser-${isolated ? 'isolated' : 'plain'}`);
+    assertClean(problems);
+    return b;
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+test('Measure this browser on a plain page: the cell equals analyze --json of the saved file', { timeout: 150_000 }, async () => {
+  measured.plain = await measure(false);
+});
+
+test('Measure this browser on a cross-origin isolated page', { timeout: 150_000 }, async () => {
+  measured.isolated = await measure(true);
+});
+
+test('isolation makes performance.now finer, and i64.add costs a sane time', () => {
+  assert.ok(measured.plain && measured.isolated, 'both measurements ran');
+  const tick = (b) => b.clocks.find((c) => c.name === 'performance.now').mean_step_ns;
+  assert.ok(tick(measured.isolated) < tick(measured.plain),
+    `isolated tick ${tick(measured.isolated)} ns, plain ${tick(measured.plain)} ns`);
+  for (const b of [measured.plain, measured.isolated]) {
+    const add = b.ops.find((o) => o.name === 'i64.add' && o.form === 'latency');
+    // One dependent 64-bit add: a core cycle on anything from 0.2 to 10 GHz.
+    assert.ok(add?.per_op_ns && add.per_op_ns.estimate > 0.1 && add.per_op_ns.estimate < 5,
+      `i64.add latency ${add?.per_op_ns?.estimate} ns`);
+  }
+});
