@@ -56,6 +56,11 @@ fn batches_of_any_size_equal_the_whole_file() {
     assert!(whole.ok);
     let whole_json = json(&whole);
     let whole_series = json(&whole.samples.as_ref().expect("samples").series);
+    // A batch's report is the final one's without its cell.
+    let head = json(&tickbook_analysis::report::FileReport {
+        samples: None,
+        ..whole.clone()
+    });
     for size in [1, 4, 7, 22, 23, 100] {
         let mut kept = KeptFile::read("g.json", &bytes, &o);
         let mut series = Vec::new();
@@ -63,6 +68,10 @@ fn batches_of_any_size_equal_the_whole_file() {
         loop {
             let b = kept.samples_batch(&o, size).expect("a samples file");
             assert!(b.cell.clustering.is_none());
+            assert!(
+                json(&b.report) == head,
+                "batches of {size}: the report's header"
+            );
             assert_eq!(b.total, 23);
             series.extend(b.cell.series);
             batches += 1;

@@ -11,7 +11,10 @@ use super::{fill, fill_header, fill_some, in_pool, FileReport};
 use crate::limits::Limits;
 use crate::options::Options;
 use crate::read::{read_document_within, Document, ReadError};
-use crate::suites::samples::{samples_report_of, series_reports, SamplesReport, SeriesReport};
+use crate::suites::samples::{
+    samples_report_of, series_reports, Samples, SamplesReport, SeriesReport,
+};
+use crate::suites::Suite;
 use serde::Serialize;
 
 pub struct KeptFile {
@@ -38,6 +41,11 @@ struct Batches {
 /// the analysis has come.
 #[derive(Debug, Clone, Serialize)]
 pub struct SamplesBatch {
+    /// The cell's name (its key in the report), so the worker names no suite.
+    pub name: &'static str,
+    /// The file's report without its cell: header, info, warnings, options
+    /// (as the final report has them).
+    pub report: FileReport,
     pub cell: SamplesReport,
     /// Series analysed so far, this batch's included, of `total`.
     pub done: usize,
@@ -126,9 +134,12 @@ impl KeptFile {
     /// anything else) and keep them for [`KeptFile::report`]; new options
     /// start over from the first series.
     pub fn samples_batch(&mut self, opts: &Options, count: usize) -> Option<SamplesBatch> {
-        let Ok(Document::Samples(s)) = &self.doc else {
+        let Ok(doc @ Document::Samples(s)) = &self.doc else {
             return None;
         };
+        let mut report = FileReport::empty(&self.name, opts);
+        fill_header(&mut report, doc);
+        report.warnings.extend(s.warnings.iter().cloned());
         let b = match &mut self.batches {
             Some(b) if b.options == *opts => b,
             slot => slot.insert(Batches {
@@ -142,6 +153,8 @@ impl KeptFile {
         b.next = end;
         b.series.extend(series.iter().cloned());
         Some(SamplesBatch {
+            name: Samples::NAME,
+            report,
             cell: SamplesReport {
                 source: s.source.clone(),
                 description: s.description.clone(),

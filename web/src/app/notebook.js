@@ -200,8 +200,23 @@ export class Notebook {
     const view = this.views.get(key);
     const builders = [];
     // The worker sends each suite's cell as JSON text (worker.js packCells):
-    // a cell's data is read when the cell is built.
-    const withCell = (kind) => (typeof report[kind] === 'string' ? { ...report, [kind]: JSON.parse(report[kind]) } : report);
+    // a cell's data is read when the cell is built. A growing cell (its rows
+    // in parts, worker.js `growing`) is a list of parts: it is built from
+    // the first, and the rest are appended (grown).
+    const withCell = (kind) => {
+      const v = report[kind];
+      if (Array.isArray(v)) return { ...report, [kind]: JSON.parse(v[0]) };
+      return typeof v === 'string' ? { ...report, [kind]: JSON.parse(v) } : report;
+    };
+    const growing = (kind) => Array.isArray(report[kind]);
+    // Append to a growing cell the parts it has not had yet (cells/samples
+    // `grow`); each part once, whichever render gets to it.
+    const grow = (kind, cell) => {
+      const parts = report[kind];
+      cell.partsSeen ??= 1;
+      while (cell.grow && cell.partsSeen < parts.length) cell.grow(JSON.parse(parts[cell.partsSeen++]), report.growing?.[kind]);
+      return cell;
+    };
     const titles = new Map();
     if (!report.ok) builders.push(['error', () => errorCard(report, key)]);
     else {
@@ -210,7 +225,8 @@ export class Notebook {
         const { name, title } = cell;
         titles.set(name, title);
         const ctx = { ...this.app, view, cell: { name, title } };
-        builders.push([name, cell.build ? () => cell.build(withCell(name), key, ctx) : () => missingCell(ctx, report, key)]);
+        const built = cell.build && growing(name) ? () => grow(name, cell.build(withCell(name), key, ctx)) : () => cell.build(withCell(name), key, ctx);
+        builders.push([name, cell.build ? built : () => missingCell(ctx, report, key)]);
       }
       if (!builders.length) {
         builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
@@ -233,7 +249,8 @@ export class Notebook {
     };
     // Built now when it was built before (a re-analysis of a cell on show)
     // or while the notebook is small; else when scrolled to.
-    const make = (kind, builder, wasBuilt) => (wasBuilt || !titles.has(kind) || this.builtCells() < EAGER_CELLS
+    // (A growing cell is built at once: its parts are appended as they come.)
+    const make = (kind, builder, wasBuilt) => (wasBuilt || growing(kind) || !titles.has(kind) || this.builtCells() < EAGER_CELLS
       ? build(kind, builder)
       : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
@@ -259,6 +276,9 @@ export class Notebook {
       for (let i = 0; i < builders.length; i++) {
         const [kind, builder] = builders[i];
         let cell = cells.get(kind);
+        if (cell && growing(kind)) grow(kind, cell);
+        // The whole cell after its parts: the cell completes itself in place.
+        else if (cell?.finish && !partial && typeof report[kind] === 'string') cell.finish(withCell(kind));
         if (!cell) {
           if (built++ > 0) {
             await yieldToPage();

@@ -144,11 +144,25 @@ export class Analyzer {
         const p = this.pending.get(msg.id);
         if (!p) break;
         // A progressive analysis sends each cell once: keep them, and give
-        // the page every cell so far with each message.
+        // the page every cell so far with each message. A growing cell
+        // comes in parts (worker.js `growing`): the page gets the list of
+        // its parts so far (JSON texts, in order) and `growing[cell]`
+        // ({done, total}), and appends the parts it has not seen.
         if (msg.partial) {
           p.cells ??= {};
-          for (const s of msg.cells ?? []) p.cells[s] = msg.report[s];
-          p.onPartial?.({ ...msg.report, ...p.cells });
+          p.growing ??= {};
+          for (const s of msg.cells ?? []) {
+            if (msg.growing?.[s]) {
+              p.cells[s] = [...(Array.isArray(p.cells[s]) ? p.cells[s] : []), msg.report[s]];
+              p.growing[s] = msg.growing[s];
+            } else p.cells[s] = msg.report[s];
+          }
+          p.onPartial?.({ ...msg.report, ...p.cells, growing: { ...p.growing } });
+          if (msg.growing) {
+            // The status line says how far a growing cell has come.
+            const g = Object.values(msg.growing)[0];
+            if (g) this.onProgress?.({ index: this.batchDone + 1, total: this.batchTotal, name: p.name, done: g.done, of: g.total });
+          }
           break;
         }
         this.pending.delete(msg.id);
