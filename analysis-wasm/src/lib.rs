@@ -139,6 +139,33 @@ pub fn compare_kept(
     })
 }
 
+/// Part of `compareKept` (report::kept::compare_kept_part): only the
+/// suites named in `suites`, the pooled items only with `pooled`. The page
+/// spreads a comparison's suites over its workers and puts the parts back
+/// in order.
+#[wasm_bindgen(js_name = compareKeptPart)]
+pub fn compare_kept_part(
+    ids: Vec<String>,
+    options: JsValue,
+    pool: bool,
+    warm_ups: bool,
+    suites: Vec<String>,
+    pooled: bool,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    KEPT.with(|k| {
+        let k = k.borrow();
+        let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
+        to_js(&kept::compare_kept_part(
+            &files,
+            &opts,
+            tickbook_analysis::report::CompareSettings { pool, warm_ups },
+            &suites,
+            pooled,
+        ))
+    })
+}
+
 /// The kept files `ids` as one campaign: `campaign` without reading them again.
 #[wasm_bindgen(js_name = campaignKept)]
 pub fn campaign_kept(ids: Vec<String>, options: JsValue) -> Result<JsValue, JsError> {

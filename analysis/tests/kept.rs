@@ -8,7 +8,9 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tickbook_analysis::options::Options;
 use tickbook_analysis::report::campaign::campaign_files;
-use tickbook_analysis::report::kept::{campaign_kept, compare_kept, compare_series_kept, KeptFile};
+use tickbook_analysis::report::kept::{
+    campaign_kept, compare_kept, compare_kept_part, compare_series_kept, KeptFile,
+};
 use tickbook_analysis::report::{
     analyze_bytes, analyze_bytes_suites, compare_files_with, compare_series_bytes, CompareSettings,
 };
@@ -146,6 +148,11 @@ fn comparisons_and_campaigns_of_kept_files_equal_reading_the_bytes() {
             (format!("f{k}.json"), samples(7, host, 100 + k as u64))
         })
         .chain([("bad.json".to_string(), b"not json".to_vec())])
+        // Two runs, so the comparison has two suites (clocks, samples).
+        .chain(
+            ["r1.json", "r2.json"]
+                .map(|n| (n.to_string(), fixture("tests/fixtures/run-clocks.json"))),
+        )
         .collect();
     let entries: Vec<(&str, &[u8])> = inputs
         .iter()
@@ -163,13 +170,24 @@ fn comparisons_and_campaigns_of_kept_files_equal_reading_the_bytes() {
             warm_ups: true,
         },
     ] {
-        let read = json(&compare_files_with(&entries, &o, settings));
+        let whole = compare_files_with(&entries, &o, settings);
+        let read = json(&whole);
         assert!(json(&compare_kept(&refs, &o, settings)) == read);
+        // In parts, a suite each (the page's workers): the parts' suites in
+        // order, with the first part's files and pooled items, are the whole.
+        let names: Vec<String> = whole.suites.iter().map(|s| s.suite.clone()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        let mut merged = compare_kept_part(&refs, &o, settings, &[], true);
+        for (k, name) in names.iter().enumerate() {
+            let part = compare_kept_part(&refs, &o, settings, std::slice::from_ref(name), k == 0);
+            merged.suites.extend(part.suites);
+        }
+        assert!(json(&merged) == read, "the parts differ from the whole");
     }
     let campaign = json(&campaign_kept(&refs, &o));
     assert!(campaign == json(&campaign_files(&entries, &o)));
     assert!(
-        campaign.contains("\"machines\":[\"a\",\"b\",\"c\"]"),
+        campaign.contains("\"machines\":[\"a\",\"b\",\"c\","),
         "{campaign:.300}"
     );
     let series = compare_series_kept(&kept[0], Some("s1"), &o, false).map(|r| json(&r));

@@ -290,17 +290,32 @@ pub fn compare_documents<D: Borrow<Document>>(
     opts: &Options,
     settings: CompareSettings,
 ) -> ComparisonReport {
+    compare_documents_part(docs, opts, settings, None, true)
+}
+
+/// Part of [`compare_documents`]: only the suites named in `suites` (all
+/// when `None`), and the pooled items only with `pooled`. Each suite is
+/// compared on its own, so the parts' suites, put back in the page's order
+/// with one part's files and pooled items, are the whole comparison: the
+/// page's workers compare a suite each (`web/src/worker/analyzer.js`).
+pub fn compare_documents_part<D: Borrow<Document>>(
+    docs: &[(String, Result<D, String>)],
+    opts: &Options,
+    settings: CompareSettings,
+    suites: Option<&[String]>,
+    pooled: bool,
+) -> ComparisonReport {
     let files: Vec<ComparedFile> = docs.iter().map(|(n, d)| compared_file(n, d)).collect();
     let items = |i: usize, suite: &str| match &docs[i].1 {
         Ok(d) => items_of(d.borrow(), suite),
         Err(_) => Vec::new(),
     };
-    let pooled = if settings.pool {
+    let pooled = if settings.pool && pooled {
         pool_items(docs, &files, opts)
     } else {
         Vec::new()
     };
-    compare_parts(files, items, pooled, opts, settings)
+    compare_parts(files, items, pooled, opts, settings, suites)
 }
 
 /// Compare sides of one or more files each (name, document or read
@@ -331,7 +346,7 @@ pub fn compare_sides(
         pool: false,
         ..settings
     };
-    compare_parts(files, items, Vec::new(), opts, settings)
+    compare_parts(files, items, Vec::new(), opts, settings, None)
 }
 
 /// One side of several files as the comparison lists it: named by its
@@ -410,9 +425,13 @@ fn compare_parts(
     pooled: Vec<PooledItem>,
     opts: &Options,
     settings: CompareSettings,
+    only: Option<&[String]>,
 ) -> ComparisonReport {
     let mut suites = Vec::new();
     for (suite, statistic) in compared_cells() {
+        if only.is_some_and(|o| !o.iter().any(|s| s == suite)) {
+            continue;
+        }
         let holders: Vec<usize> = (0..files.len())
             .filter(|&i| files[i].suites.iter().any(|s| s == suite))
             .collect();

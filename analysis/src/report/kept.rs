@@ -6,7 +6,9 @@
 
 use super::campaign::{campaign_documents, CampaignReport};
 use super::compare::series::{compare_series, SeriesComparisonReport};
-use super::compare::{compare_documents, CompareSettings, ComparisonReport};
+use super::compare::{
+    compare_documents, compare_documents_part, CompareSettings, ComparisonReport,
+};
 use super::{fill, fill_header, fill_some, in_pool, FileReport};
 use crate::limits::Limits;
 use crate::options::Options;
@@ -184,6 +186,19 @@ pub fn compare_kept(
 ) -> ComparisonReport {
     let docs: Vec<_> = files.iter().map(|f| f.entry()).collect();
     in_pool(|| compare_documents(&docs, opts, settings))
+}
+
+/// Part of [`compare_kept`]: only the named suites, the pooled items only
+/// with `pooled` (`compare_documents_part`).
+pub fn compare_kept_part(
+    files: &[&KeptFile],
+    opts: &Options,
+    settings: CompareSettings,
+    suites: &[String],
+    pooled: bool,
+) -> ComparisonReport {
+    let docs: Vec<_> = files.iter().map(|f| f.entry()).collect();
+    in_pool(|| compare_documents_part(&docs, opts, settings, Some(suites), pooled))
 }
 
 /// Kept files as one campaign (`campaign_files` without reading them).

@@ -9,11 +9,12 @@ import { base64ToBytes, gunzip } from '../ui/bytes.js';
 const WASM_MESSAGE = 'tickbook-wasm';
 
 /**
- * Start the analysis worker from the worker code embedded in the page and
- * hand it the embedded wasm (its first message). A page missing either gets
+ * Start an analysis worker (`index` in the pool, analyzer.js: its name) from
+ * the worker code embedded in the page and hand it the embedded wasm (its
+ * first message). A page missing either gets
  * a worker that reports why, through the normal 'fatal' message.
  */
-export function createWorker() {
+export function createWorker(index = 0) {
   const code = document.getElementById('tickbook-worker')?.textContent ?? '';
   const wasm = document.getElementById('tickbook-wasm')?.textContent ?? '';
   const missing = !code.trim() || !wasm.trim();
@@ -21,7 +22,7 @@ export function createWorker() {
     ? `postMessage({type: 'fatal', message: 'this page is incomplete: the analysis worker or its WebAssembly is not embedded (build the page with scripts/build-web)'});`
     : code;
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-  const worker = new Worker(url, { name: 'tickbook-analysis' }); // classic: see web/build.mjs
+  const worker = new Worker(url, { name: `tickbook-analysis-${index}` }); // classic: see web/build.mjs
   if (!missing) worker.postMessage({ type: WASM_MESSAGE, text: wasm });
   return worker;
 }

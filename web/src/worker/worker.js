@@ -12,10 +12,15 @@
 //      {type: 'call', id, fn: 'exportFit', args: [report, form]}
 //      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
 //      {type: 'call', id, fn: 'compare', args: [ids, options, pool, warmUps]}  (compare.js)
+//      {type: 'call', id, fn: 'comparePart', args: [ids, options, pool, warmUps, suites, pooled]}
+//      (only the named suites, the pooled items only with `pooled`: analyzer.js
+//      spreads a comparison's suites over its workers)
 //      {type: 'call', id, fn: 'compareSeries', args: [id, options, reference, warmUps]}
 //      {type: 'call', id, fn: 'campaign', args: [ids, options]}  (campaign.js)
-//      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
-//      restarted worker gets the files back this way, see Analyzer.cancel)
+//      {type: 'analyze', id, name, buffer, store: true, keep?, options?}  (keep the
+//      bytes only: a restarted worker gets the files back this way, see
+//      Analyzer.cancel; with `keep`, read them now within `options`' limits: the
+//      other workers of the pool get a copy of each file this way, analyzer.js)
 // out: {type: 'ready', version, defaultOptions, maxFileBytes, cells} | {type: 'fatal', message}
 //      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order)
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
@@ -34,7 +39,7 @@
 
 import init, { applyCalibration, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // Each file's document, read once and kept in the module under the file's id (report::kept).
-import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, compareKept, campaignKept, compareSeriesKept } from '../../pkg/tickbook_analysis_wasm.js';
+import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, compareKept, compareKeptPart, campaignKept, compareSeriesKept } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order.
 import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
@@ -56,6 +61,7 @@ const CALLS = {
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
   // Several loaded files side by side (report::compare_files), for the Comparison cell.
   compare: (ids, options, pool, warmUps) => compareLoaded(ids, options, pool, warmUps),
+  comparePart: (ids, options, pool, warmUps, suites, pooled) => compareKeptPart(ids.filter((id) => kept(id, options)), options, Boolean(pool), Boolean(warmUps), suites, Boolean(pooled)),
   // One loaded file's series against a reference series (report::compare_series).
   compareSeries: (id, options, reference, warmUps) => {
     if (!kept(id, options)) throw new Error('compareSeries: the file is not loaded');
@@ -190,7 +196,7 @@ async function handle(msg) {
     if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
     if (!(await ready)) throw new Error('the analysis module did not start');
     const value = fn(...msg.args);
-    if ((msg.fn === 'compare' || msg.fn === 'campaign') && value?.suites) postInParts(msg.id, value);
+    if ((msg.fn === 'compare' || msg.fn === 'comparePart' || msg.fn === 'campaign') && value?.suites) postInParts(msg.id, value);
     else postMessage({ type: 'called', id: msg.id, value });
     return;
   }
@@ -200,7 +206,13 @@ async function handle(msg) {
     // New bytes: the document kept for this id (if any) is of the old ones.
     if (await ready) forget(msg.id);
   }
-  if (msg.store) return;
+  if (msg.store) {
+    // (A copy for comparisons: a failure here is the owner's to report, when it analyses the file.)
+    try {
+      if (msg.keep && (await ready)) kept(msg.id, msg.options);
+    } catch { /* read again when a comparison needs it */ }
+    return;
+  }
   const file = files.get(msg.id);
   if (!(await ready)) {
     postMessage({ type: 'failed', id: msg.id, message: 'the analysis module did not start' });
