@@ -150,7 +150,6 @@ export class Analyzer {
    * left out (compared again without it).
    */
   async compareSpread(ids, options, pool, warmUps) {
-    await this.ready;
     const weight = new Map();
     for (const id of ids) {
       const suites = this.suitesOf.get(id) ?? [];
@@ -163,7 +162,8 @@ export class Analyzer {
       parts[k].push(s);
       total[k] += w;
     }
-    // The campaign goes to the worker with the least to compare.
+    // The campaign goes to the worker with the least to compare (set before
+    // any await: main.js asks for the campaign right after the comparison).
     this.campaignWorker = total.indexOf(Math.min(...total));
     const reports = await Promise.all(parts.map((suites, k) => (k === 0 || suites.length
       ? this.callOn(k, 'comparePart', ids, options, pool, warmUps, suites, k === 0)
