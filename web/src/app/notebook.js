@@ -201,20 +201,29 @@ export class Notebook {
     const builders = [];
     // The worker sends each suite's cell as JSON text (worker.js packCells):
     // a cell's data is read when the cell is built. A growing cell (its rows
-    // in parts, worker.js `growing`) is a list of parts: it is built from
-    // the first, and the rest are appended (grown).
+    // in parts, worker.js `growing`) is a list of parts, and once whole
+    // {parts, whole} (the cell without its rows, Analyzer `grown`): it is
+    // built from the first part, the rest are appended (grown), and the
+    // whole completes it (finish).
+    const partsOf = (kind) => {
+      const v = report[kind];
+      return Array.isArray(v) ? v : Array.isArray(v?.parts) && v.parts.length ? v.parts : null;
+    };
     const withCell = (kind) => {
       const v = report[kind];
-      if (Array.isArray(v)) return { ...report, [kind]: JSON.parse(v[0]) };
+      const parts = partsOf(kind);
+      if (parts) return { ...report, [kind]: JSON.parse(parts[0]) };
       return typeof v === 'string' ? { ...report, [kind]: JSON.parse(v) } : report;
     };
-    const growing = (kind) => Array.isArray(report[kind]);
+    const growing = (kind) => partsOf(kind) != null;
     // Append to a growing cell the parts it has not had yet (cells/samples
-    // `grow`); each part once, whichever render gets to it.
+    // `grow`), each once, whichever render gets to it; then the whole.
     const grow = (kind, cell) => {
-      const parts = report[kind];
+      const parts = partsOf(kind);
       cell.partsSeen ??= 1;
       while (cell.grow && cell.partsSeen < parts.length) cell.grow(JSON.parse(parts[cell.partsSeen++]), report.growing?.[kind]);
+      const whole = report[kind].whole;
+      if (typeof whole === 'string' && cell.finish) cell.finish({ ...report, [kind]: JSON.parse(whole) });
       return cell;
     };
     const titles = new Map();
@@ -277,8 +286,6 @@ export class Notebook {
         const [kind, builder] = builders[i];
         let cell = cells.get(kind);
         if (cell && growing(kind)) grow(kind, cell);
-        // The whole cell after its parts: the cell completes itself in place.
-        else if (cell?.finish && !partial && typeof report[kind] === 'string') cell.finish(withCell(kind));
         if (!cell) {
           if (built++ > 0) {
             await yieldToPage();

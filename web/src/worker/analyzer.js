@@ -271,6 +271,12 @@ export class Analyzer {
         this.batchDone += 1;
         if (msg.type === 'result' && msg.report?.ok) this.suitesOf.set(msg.id, msg.report.info?.suites ?? []);
         let report = msg.report;
+        // A grown cell: its parts (the rows) and the final cell without them,
+        // {parts, whole} (notebook.js builds or completes the cell from them).
+        if (msg.type === 'result' && msg.grown?.length) {
+          report = { ...report, growing: { ...p.growing } };
+          for (const s of msg.grown) report[s] = { parts: Array.isArray(p.cells?.[s]) ? p.cells[s] : [], whole: report[s] };
+        }
         if (msg.type === 'result' && msg.merged?.length) {
           report = { ...report };
           for (const s of msg.merged) if (p.cells?.[s] != null) report[s] = p.cells[s];

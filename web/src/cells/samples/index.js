@@ -73,11 +73,14 @@ function growingCell(report, key, ctx) {
     fill();
     setStatus(growing);
   };
+  // `final`: the whole report, its cell without the rows the parts brought
+  // (worker.js analyzeSamples), or with them all.
   cell.finish = (final) => {
     delete cell.grow;
     delete cell.finish;
-    const all = final.samples.series;
-    series.splice(0, series.length, ...all);
+    if (final.samples.series.length) series.splice(0, series.length, ...final.samples.series);
+    const all = series;
+    final = { ...final, samples: { ...final.samples, series: all } };
     fill();
     status.remove();
     const more = showMore(tbody, all.length, (i) => summaryRow(all[i]), { first: FIRST_ROWS, built: tbody.childElementCount, noun: 'series' });
