@@ -104,6 +104,16 @@ export class Notebook {
     document.getElementById(j.id)?.scrollIntoView({ block: 'start' }); // style.css: below the sticky bar
   }
 
+  /** Slots above `slot` with nothing in them yet (their files still being analysed). */
+  emptyAbove(slot) {
+    let n = 0;
+    for (const s of this.slots.values()) {
+      if (s === slot) break;
+      if (!s.firstChild) n += 1;
+    }
+    return n;
+  }
+
   /** Cells built (not placeholders) in the notebook. */
   builtCells() {
     return this.container.querySelectorAll('.slot > section.cell:not(.cell-placeholder)').length;
@@ -259,7 +269,10 @@ export class Notebook {
     // Built now when it was built before (a re-analysis of a cell on show)
     // or while the notebook is small; else when scrolled to.
     // (A growing cell is built at once: its parts are appended as they come.)
-    const make = (kind, builder, wasBuilt) => (wasBuilt || growing(kind) || !titles.has(kind) || this.builtCells() < EAGER_CELLS
+    // Room is kept for the files above still being analysed (one cell
+    // each): with a pool of workers files finish out of order, and the
+    // cells built at once are still the top of the notebook.
+    const make = (kind, builder, wasBuilt) => (wasBuilt || growing(kind) || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS
       ? build(kind, builder)
       : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
