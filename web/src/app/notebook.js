@@ -132,7 +132,8 @@ export class Notebook {
     h('p', { class: 'muted' }, 'This cell is built when it is scrolled into view.'));
     ph.buildCell = () => {
       this.dispose(ph);
-      const cell = build();
+      // (A growing cell's placeholder builds from the newest parts: render sets `latest`.)
+      const cell = (ph.latest ?? build)();
       ph.replaceWith(cell);
       onBuilt(cell, ph);
       return cell;
@@ -268,11 +269,10 @@ export class Notebook {
     };
     // Built now when it was built before (a re-analysis of a cell on show)
     // or while the notebook is small; else when scrolled to.
-    // (A growing cell is built at once: its parts are appended as they come.)
     // Room is kept for the files above still being analysed (one cell
     // each): with a pool of workers files finish out of order, and the
     // cells built at once are still the top of the notebook.
-    const make = (kind, builder, wasBuilt) => (wasBuilt || growing(kind) || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS
+    const make = (kind, builder, wasBuilt) => (wasBuilt || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS
       ? build(kind, builder)
       : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
@@ -298,7 +298,11 @@ export class Notebook {
       for (let i = 0; i < builders.length; i++) {
         const [kind, builder] = builders[i];
         let cell = cells.get(kind);
-        if (cell && growing(kind)) grow(kind, cell);
+        if (cell && growing(kind)) {
+          // A placeholder is built later, from the newest parts; a built cell grows now.
+          if (cell.matches('.cell-placeholder')) cell.latest = () => build(kind, builder);
+          else grow(kind, cell);
+        }
         if (!cell) {
           if (built++ > 0) {
             await yieldToPage();
