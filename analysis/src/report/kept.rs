@@ -10,7 +10,6 @@ use super::compare::{
     compare_documents, compare_documents_part, CompareSettings, ComparisonReport,
 };
 use super::{fill, fill_header, fill_some, in_pool, FileReport};
-use crate::limits::Limits;
 use crate::options::Options;
 use crate::read::{read_document_within, Document, ReadError};
 use crate::suites::samples::{
@@ -21,9 +20,9 @@ use serde::Serialize;
 
 pub struct KeptFile {
     name: String,
-    /// The limits it was read within: a request under other limits reads it
+    /// The options it was read with: a request under other limits reads it
     /// again (the caller, with the bytes).
-    limits: Limits,
+    read_with: Options,
     doc: Result<Document, ReadError>,
     /// A samples document's series analysed so far by `samples_batch`.
     batches: Option<Batches>,
@@ -60,7 +59,7 @@ impl KeptFile {
     pub fn read(name: &str, bytes: &[u8], opts: &Options) -> KeptFile {
         KeptFile {
             name: name.to_string(),
-            limits: opts.limits,
+            read_with: *opts,
             doc: read_document_within(name, bytes, &opts.limits),
             batches: None,
         }
@@ -72,7 +71,7 @@ impl KeptFile {
 
     /// Whether a request with `opts` can use this reading.
     pub fn read_within(&self, opts: &Options) -> bool {
-        self.limits == opts.limits
+        self.read_with.limits == opts.limits
     }
 
     /// The file's report: equal to `analyze_bytes` of its bytes. For a

@@ -6,13 +6,16 @@
 // least loaded by bytes when it comes), and every worker keeps a copy of
 // every file, read as it comes (worker.js `store` with `keep`), so that a
 // comparison's suites can be spread over them (`compare`: a part each,
-// put back in order) and a campaign run on any. Measured with
-// scripts/bench-page on 2 cores: one worker compared the 24 files in ~45 s
-// after the last analysis, its samples suite and its run suites ~25 s and
-// ~17 s of it; two workers compare them side by side, and analyse the files
-// two at a time. Results never depend on the number of workers: a file's
-// report is computed by one worker whole, and each compared suite is
-// computed alone (analysis/tests/kept.rs: the parts equal the whole).
+// put back in order) and a campaign run on any. Why, measured on 2 shared
+// cores (scripts/bench-page's 24 files): in one worker the comparison took
+// ~49 s after the last analysis, of which the wasm spent ~11 s reading the
+// files again (now read once), ~19 s on the run suites and ~37 s on the
+// samples suite (its hierarchical bootstraps); two workers compare the
+// samples suite beside the others (~43 s: the samples suite alone is now
+// the longest part) and analyse the files two at a time (all 24 analysed in
+// ~150 s, ~190 s with one). Results never depend on the number of workers:
+// a file's report is computed by one worker whole, and each compared suite
+// is computed alone (analysis/tests/kept.rs: the parts equal the whole).
 
 import { createWorker } from './boot.js';
 
