@@ -4,7 +4,10 @@
 //! The list of cells comes from the analysis crate's registry (`cells`).
 
 use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use tickbook_analysis::limits::Limits;
+use tickbook_analysis::report::kept::{self, KeptFile};
 use tickbook_analysis::report::{
     analyze_bytes, analyze_bytes_suites, apply_calibration, CalibrationFit, OpsView, Options,
     ReportView,
@@ -50,6 +53,145 @@ pub fn analyze_suites(
 ) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
     to_js(&analyze_bytes_suites(name, bytes, &opts, &suites))
+}
+
+thread_local! {
+    /// The files the worker keeps, read once, by the worker's file id
+    /// (report::kept): their analysis, a samples file's batches, the
+    /// comparison and the campaign never read their bytes again.
+    static KEPT: RefCell<HashMap<String, KeptFile>> = RefCell::new(HashMap::new());
+}
+
+/// Read a file's bytes and keep the document under `id` (replacing what
+/// `id` held). A bad file is kept as its error.
+#[wasm_bindgen]
+pub fn keep(id: &str, name: &str, bytes: &[u8], options: JsValue) -> Result<(), JsError> {
+    let opts = options_from_js(options)?;
+    let file = KeptFile::read(name, bytes, &opts);
+    KEPT.with(|k| k.borrow_mut().insert(id.to_string(), file));
+    Ok(())
+}
+
+/// Drop the document kept under `id`.
+#[wasm_bindgen]
+pub fn forget(id: &str) {
+    KEPT.with(|k| k.borrow_mut().remove(id));
+}
+
+/// Whether a document is kept under `id`, read within `options`' limits
+/// (else the worker keeps it again from its bytes).
+#[wasm_bindgen(js_name = isKept)]
+pub fn is_kept(id: &str, options: JsValue) -> Result<bool, JsError> {
+    let opts = options_from_js(options)?;
+    Ok(KEPT.with(|k| k.borrow().get(id).is_some_and(|f| f.read_within(&opts))))
+}
+
+fn with_kept<R>(
+    id: &str,
+    f: impl FnOnce(&mut KeptFile) -> Result<R, JsError>,
+) -> Result<R, JsError> {
+    KEPT.with(|k| match k.borrow_mut().get_mut(id) {
+        Some(file) => f(file),
+        None => Err(JsError::new("the file is not kept in the analysis")),
+    })
+}
+
+/// The kept file's report (`analyze` of its bytes).
+#[wasm_bindgen(js_name = keptReport)]
+pub fn kept_report(id: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    with_kept(id, |f| to_js(&f.report(&opts)))
+}
+
+/// The kept file's report with only the named suites' cells (`analyzeSuites`).
+#[wasm_bindgen(js_name = keptSuites)]
+pub fn kept_suites(id: &str, options: JsValue, suites: Vec<String>) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    with_kept(id, |f| to_js(&f.report_suites(&opts, &suites)))
+}
+
+/// The next `count` series of a kept samples file (report::kept::SamplesBatch:
+/// `{cell, done, total}`), or null for any other file.
+#[wasm_bindgen(js_name = samplesBatch)]
+pub fn samples_batch(id: &str, options: JsValue, count: u32) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    with_kept(id, |f| to_js(&f.samples_batch(&opts, count as usize)))
+}
+
+/// The kept files `ids` (in that order) side by side: `compare` without
+/// reading them again. An id not kept is left out.
+#[wasm_bindgen(js_name = compareKept)]
+pub fn compare_kept(
+    ids: Vec<String>,
+    options: JsValue,
+    pool: bool,
+    warm_ups: bool,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    KEPT.with(|k| {
+        let k = k.borrow();
+        let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
+        to_js(&kept::compare_kept(
+            &files,
+            &opts,
+            tickbook_analysis::report::CompareSettings { pool, warm_ups },
+        ))
+    })
+}
+
+/// Part of `compareKept` (report::kept::compare_kept_part): only the
+/// suites named in `suites`, the pooled items only with `pooled`. The page
+/// spreads a comparison's suites over its workers and puts the parts back
+/// in order.
+#[wasm_bindgen(js_name = compareKeptPart)]
+pub fn compare_kept_part(
+    ids: Vec<String>,
+    options: JsValue,
+    pool: bool,
+    warm_ups: bool,
+    suites: Vec<String>,
+    pooled: bool,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    KEPT.with(|k| {
+        let k = k.borrow();
+        let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
+        to_js(&kept::compare_kept_part(
+            &files,
+            &opts,
+            tickbook_analysis::report::CompareSettings { pool, warm_ups },
+            &suites,
+            pooled,
+        ))
+    })
+}
+
+/// The kept files `ids` as one campaign: `campaign` without reading them again.
+#[wasm_bindgen(js_name = campaignKept)]
+pub fn campaign_kept(ids: Vec<String>, options: JsValue) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    KEPT.with(|k| {
+        let k = k.borrow();
+        let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
+        to_js(&kept::campaign_kept(&files, &opts))
+    })
+}
+
+/// One kept file's series against a reference series: `compareSeries`
+/// without reading it again.
+#[wasm_bindgen(js_name = compareSeriesKept)]
+pub fn compare_series_kept(
+    id: &str,
+    options: JsValue,
+    reference: Option<String>,
+    warm_ups: bool,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    with_kept(id, |f| {
+        let r = kept::compare_series_kept(f, reference.as_deref(), &opts, warm_ups)
+            .map_err(|e| JsError::new(&e))?;
+        to_js(&r)
+    })
 }
 
 /// The Bernoulli trial planner (eq. 5) for any inputs: an event of

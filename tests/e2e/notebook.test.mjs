@@ -1,10 +1,11 @@
 // The notebook end to end: a freshly collected run file, a bad file and a
-// samples file, opened through the file picker and by a real drop; every
-// number checked against `tickbook analyze --json`.
+// samples file, opened through the file picker and by a real drop; a big
+// samples file whose rows come in parts; every number checked against
+// `tickbook analyze --json`.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   FIXTURES, checkPrerequisites, tempDir, tickbook, analyzeJson, serve, openBrowser,
@@ -242,6 +243,88 @@ test('files dropped on the page (DataTransfer drop event)', { timeout: 180_000 }
     await page.setViewportSize({ width: 900, height: 900 });
     await page.waitForTimeout(300);
     await screenshot(page, 'notebook-narrow');
+    assertClean(problems);
+  } finally {
+    await close();
+  }
+});
+
+/** A samples file of `series` series × 5 executions × 40 measurements (deterministic). */
+function bigSamples(series) {
+  let x = 7;
+  const r = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296;
+  return JSON.stringify({
+    format: 'tickbook', format_version: '1.0', kind: 'samples', source: 'notebook.test.mjs',
+    series: Array.from({ length: series }, (_, s) => {
+      const base = 50 + 1000 * r();
+      return {
+        name: `bench_${String(s).padStart(3, '0')}`, unit: s % 3 === 2 ? 'us' : 'ns',
+        executions: Array.from({ length: 5 }, () => {
+          const shift = 0.03 * base * r();
+          return Array.from({ length: 40 }, () => Math.round((base + shift + 0.02 * base * r() + (r() < 0.02 ? base : 0)) * 1e4) / 1e4);
+        }),
+      };
+    }),
+  });
+}
+
+test('a big samples file: its rows come in parts, then the whole cell equals analyze --json', { timeout: 180_000 }, async () => {
+  // 150 series: the worker posts them in three parts (20, 80, 50: worker.js
+  // FIRST_BATCH, BATCH), then the whole report.
+  const file = path.join(tmp, 'big-samples.json');
+  await writeFile(file, bigSamples(150));
+  const [want] = await analyzeJson([file]);
+  assert.ok(want.ok);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    // Record, as the page changes, whether the cell was shown before its
+    // whole report, with how many series rows.
+    await page.addInitScript(() => {
+      window.__growing = [];
+      new MutationObserver(() => {
+        const cell = document.querySelector('[data-testid=samples-cell][data-growing=true]');
+        const g = cell?.querySelector('[data-testid=samples-growing]');
+        if (g && window.__growing.at(-1)?.done !== g.dataset.done) {
+          window.__growing.push({ done: g.dataset.done, total: g.dataset.total, rows: cell.querySelectorAll('[data-testid=series-row]').length });
+        }
+      }).observe(document, { childList: true, subtree: true, attributes: true });
+    });
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', [file]);
+    await waitForFiles(page, 1, 120_000);
+    await page.waitForFunction(() => document.querySelector('.slot')?.dataset.options);
+    const sel = '[data-testid=samples-cell][data-file="big-samples.json"]';
+    const cell = page.locator(sel);
+    assert.equal(await cell.count(), 1, 'one Samples cell');
+    // Built once and grown: three parts before the whole report.
+    assert.equal(await cell.getAttribute('data-parts'), '3', 'the rows came in three parts');
+    assert.equal(await cell.getAttribute('data-growing'), null, 'the cell is whole');
+    const seen = await page.evaluate(() => window.__growing);
+    assert.ok(seen.length >= 1, 'the cell was shown before the whole report');
+    assert.deepEqual(seen[0], { done: '20', total: '150', rows: 20 }, 'the first part: 20 series');
+    assert.equal(await page.locator(`${sel} [data-testid=samples-growing]`).count(), 0, 'no progress line once whole');
+
+    // Every row, behind "Show all" too, equals the CLI's.
+    for (let more = cell.locator('[data-testid=show-more]'); await more.count();) await more.first().click();
+    await page.waitForFunction((s) => ![...document.querySelectorAll(`${s} tbody`)].some((b) => b.dataset.total && b.dataset.shown !== b.dataset.total), sel);
+    const summary = await readTable(page, `${sel} [data-testid=series-row]`, 'series');
+    assert.deepEqual(Object.keys(summary), want.samples.series.map((x) => x.name));
+    for (const x of want.samples.series) {
+      const row = summary[x.name];
+      const stats = { n: x.summary.n, executions: x.executions, min: x.summary.min, q1: x.summary.q1, median: x.summary.median,
+        mean: x.summary.mean, q3: x.summary.q3, max: x.summary.max, sd: x.summary.sd, cv: x.summary.cv };
+      for (const [stat, value] of Object.entries(stats)) assert.ok(sameNumber(num(row[stat]), value), `${x.name} ${stat}: page ${row[stat]}, CLI ${value}`);
+    }
+    const outliers = await page.$$eval(`${sel} [data-testid=outlier-row]`, (trs) => trs.map((t) => [t.dataset.series, Number(t.dataset.execution), Number(t.dataset.index)]));
+    assert.deepEqual(outliers, want.samples.series.flatMap((x) => x.outliers.map((o) => [x.name, o.execution, o.index])));
+    assert.ok(outliers.length > 0);
+    const execs = await page.$$eval(`${sel} [data-testid=execution-row] [data-stat=mean]`, (tds) => tds.map((t) => Number(t.dataset.value)));
+    const means = want.samples.series.flatMap((x) => x.per_execution.map((e) => e.mean));
+    assert.equal(execs.length, means.length);
+    execs.forEach((m, i) => assert.ok(sameNumber(m, means[i]), `execution mean ${i}`));
+    // The clustering, which needs every series, came with the whole report.
+    assert.ok(want.samples.clustering, 'the CLI clusters these series');
+    assert.equal(await page.locator(`${sel} [data-testid=samples-clustering]`).count(), 1);
     assertClean(problems);
   } finally {
     await close();

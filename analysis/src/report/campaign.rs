@@ -14,6 +14,7 @@ use crate::stats::levels::{components, plan, Components, Plan};
 use crate::stats::Welford;
 use crate::suites::Measurements;
 use serde::Serialize;
+use std::borrow::Borrow;
 
 /// Targets the plan is given for: CI half-widths relative to the mean.
 pub const PLAN_TARGETS: [f64; 2] = [0.01, 0.05];
@@ -113,13 +114,13 @@ pub fn machine_of(doc: &Document) -> Option<String> {
 }
 
 /// [`campaign_files`] on documents already read.
-pub fn campaign_documents(
-    docs: &[(String, Result<Document, String>)],
+pub fn campaign_documents<D: Borrow<Document>>(
+    docs: &[(String, Result<D, String>)],
     opts: &Options,
 ) -> CampaignReport {
     let mut machines: Vec<String> = docs
         .iter()
-        .filter_map(|(_, d)| d.as_ref().ok().and_then(machine_of))
+        .filter_map(|(_, d)| d.as_ref().ok().and_then(|d| machine_of(d.borrow())))
         .collect();
     machines.sort();
     machines.dedup();
@@ -132,7 +133,7 @@ pub fn campaign_documents(
             machine: d
                 .as_ref()
                 .ok()
-                .and_then(machine_of)
+                .and_then(|d| machine_of(d.borrow()))
                 .and_then(|m| machines.iter().position(|x| *x == m)),
         })
         .collect();
@@ -144,7 +145,10 @@ pub fn campaign_documents(
             let (Some(m), Ok(doc)) = (f.machine, d) else {
                 continue;
             };
-            for it in items_of(doc, suite).into_iter().filter(|i| !i.warm_up) {
+            for it in items_of(doc.borrow(), suite)
+                .into_iter()
+                .filter(|i| !i.warm_up)
+            {
                 let slot = match items
                     .iter()
                     .position(|(k, u, _)| *k == it.key && *u == it.unit)

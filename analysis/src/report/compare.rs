@@ -42,6 +42,7 @@ use crate::suites::executions::{execution_stats, ExecutionStats};
 use crate::suites::{registry, Item, Measurements, Suite};
 use crate::units::{bytes_per_unit, ns_per_unit, quantity, Quantity};
 use serde::Serialize;
+use std::borrow::Borrow;
 
 pub mod series;
 
@@ -281,23 +282,40 @@ pub fn compare_files_with(
     compare_documents(&docs, opts, settings)
 }
 
-/// Compare already read documents (name, document or read error).
-pub fn compare_documents(
-    docs: &[(String, Result<Document, String>)],
+/// Compare already read documents (name, document or read error); owned or
+/// borrowed (the page's worker compares the documents it keeps,
+/// `report::KeptFile`, without reading them again).
+pub fn compare_documents<D: Borrow<Document>>(
+    docs: &[(String, Result<D, String>)],
     opts: &Options,
     settings: CompareSettings,
 ) -> ComparisonReport {
+    compare_documents_part(docs, opts, settings, None, true)
+}
+
+/// Part of [`compare_documents`]: only the suites named in `suites` (all
+/// when `None`), and the pooled items only with `pooled`. Each suite is
+/// compared on its own, so the parts' suites, put back in the page's order
+/// with one part's files and pooled items, are the whole comparison: the
+/// page's workers compare a suite each (`web/src/worker/analyzer.js`).
+pub fn compare_documents_part<D: Borrow<Document>>(
+    docs: &[(String, Result<D, String>)],
+    opts: &Options,
+    settings: CompareSettings,
+    suites: Option<&[String]>,
+    pooled: bool,
+) -> ComparisonReport {
     let files: Vec<ComparedFile> = docs.iter().map(|(n, d)| compared_file(n, d)).collect();
     let items = |i: usize, suite: &str| match &docs[i].1 {
-        Ok(d) => items_of(d, suite),
+        Ok(d) => items_of(d.borrow(), suite),
         Err(_) => Vec::new(),
     };
-    let pooled = if settings.pool {
+    let pooled = if settings.pool && pooled {
         pool_items(docs, &files, opts)
     } else {
         Vec::new()
     };
-    compare_parts(files, items, pooled, opts, settings)
+    compare_parts(files, items, pooled, opts, settings, suites)
 }
 
 /// Compare sides of one or more files each (name, document or read
@@ -328,7 +346,7 @@ pub fn compare_sides(
         pool: false,
         ..settings
     };
-    compare_parts(files, items, Vec::new(), opts, settings)
+    compare_parts(files, items, Vec::new(), opts, settings, None)
 }
 
 /// One side of several files as the comparison lists it: named by its
@@ -407,9 +425,13 @@ fn compare_parts(
     pooled: Vec<PooledItem>,
     opts: &Options,
     settings: CompareSettings,
+    only: Option<&[String]>,
 ) -> ComparisonReport {
     let mut suites = Vec::new();
     for (suite, statistic) in compared_cells() {
+        if only.is_some_and(|o| !o.iter().any(|s| s == suite)) {
+            continue;
+        }
         let holders: Vec<usize> = (0..files.len())
             .filter(|&i| files[i].suites.iter().any(|s| s == suite))
             .collect();
@@ -436,7 +458,7 @@ fn compare_parts(
     }
 }
 
-fn compared_file(name: &str, doc: &Result<Document, String>) -> ComparedFile {
+fn compared_file<D: Borrow<Document>>(name: &str, doc: &Result<D, String>) -> ComparedFile {
     let mut f = ComparedFile {
         name: name.to_string(),
         ok: doc.is_ok(),
@@ -447,6 +469,7 @@ fn compared_file(name: &str, doc: &Result<Document, String>) -> ComparedFile {
         parts: Vec::new(),
     };
     if let Ok(d) = doc {
+        let d: &Document = d.borrow();
         match d {
             Document::Run(r) => {
                 f.host = Some(r.run.host.hostname.clone());
@@ -818,8 +841,8 @@ pub fn decide(
 }
 
 /// Pool executions of the same configuration on the same host.
-fn pool_items(
-    docs: &[(String, Result<Document, String>)],
+fn pool_items<D: Borrow<Document>>(
+    docs: &[(String, Result<D, String>)],
     files: &[ComparedFile],
     o: &Options,
 ) -> Vec<PooledItem> {
@@ -836,7 +859,7 @@ fn pool_items(
     for (suite, _) in compared_cells() {
         for (i, (_, doc)) in docs.iter().enumerate() {
             let Ok(doc) = doc else { continue };
-            for it in items_of(doc, suite) {
+            for it in items_of(doc.borrow(), suite) {
                 let Measurements::Grouped(ex) = it.data else {
                     continue;
                 };

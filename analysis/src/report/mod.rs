@@ -14,6 +14,8 @@ use serde::Serialize;
 pub mod campaign;
 /// Several files side by side, and pooled executions.
 pub mod compare;
+/// A file read once and kept, for the page's worker.
+pub mod kept;
 
 pub use crate::options::*;
 pub use crate::suites::executions::*;
@@ -110,11 +112,16 @@ macro_rules! file_report {
             }
         }
 
-        /// Every cell the document has data for.
-        fn fill_cells(report: &mut FileReport, doc: &Document, opts: &Options) {
+        /// Every cell the document has data for whose name `want` takes.
+        fn fill_cells(
+            report: &mut FileReport,
+            doc: &Document,
+            opts: &Options,
+            want: &dyn Fn(&str) -> bool,
+        ) {
             let data = doc.data();
             $(
-                if let Some(d) = data.$f {
+                if let Some(d) = data.$f.filter(|_| want(<crate::suites::$f::$V as Suite>::NAME)) {
                     let name = <crate::suites::$f::$V as Suite>::NAME;
                     let mut cx = Context {
                         options: opts,
@@ -130,21 +137,6 @@ macro_rules! file_report {
     };
 }
 registry!(file_report);
-
-macro_rules! keep_only {
-    ($($f:ident $V:ident $k:ident;)*) => {
-        /// Drop the data of every suite not named in `suites`.
-        fn keep_only(run: &mut RunDocument, suites: &[String]) {
-            let want = |name: &str| suites.iter().any(|s| s == name);
-            $(
-                if !want(<crate::suites::$f::$V as Suite>::NAME) {
-                    run.$f = None;
-                }
-            )*
-        }
-    };
-}
-registry!(sections => keep_only);
 
 /// The file list's row: where the file came from.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -190,13 +182,17 @@ pub fn analyze_bytes_suites(
     let mut report = FileReport::empty(file, opts);
     match read_document_within(file, bytes, &opts.limits) {
         Err(e) => report.error = Some(e),
-        Ok(Document::Run(mut run)) => {
-            keep_only(&mut run, suites);
-            fill(&mut report, &Document::Run(run), opts);
-        }
-        Ok(doc) => fill(&mut report, &doc, opts),
+        Ok(doc) => fill_some(&mut report, &doc, opts, suites),
     }
     report
+}
+
+/// The report of a document read with only the named suites' cells (a
+/// run's; a samples document is one suite, always analysed whole).
+fn fill_some(report: &mut FileReport, doc: &Document, opts: &Options, suites: &[String]) {
+    let samples = matches!(doc, Document::Samples(_));
+    let want = |name: &str| samples || suites.iter().any(|s| s == name);
+    in_pool(|| fill_here(report, doc, opts, &want));
 }
 
 /// Analyse a folder given as (relative path, bytes) entries — a Criterion.rs
@@ -213,7 +209,7 @@ pub fn analyze_entries(name: &str, entries: &[(String, Vec<u8>)], opts: &Options
 /// The report of a document read: its header, info and warnings, then its
 /// cells. Runs on a rayon pool thread whoever calls it (see [`in_pool`]).
 fn fill(report: &mut FileReport, doc: &Document, opts: &Options) {
-    in_pool(|| fill_here(report, doc, opts));
+    in_pool(|| fill_here(report, doc, opts, &|_| true));
 }
 
 /// Runs `f` on a thread of rayon's pool: the series and configurations of
@@ -231,13 +227,23 @@ pub fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     }
 }
 
-fn fill_here(report: &mut FileReport, doc: &Document, opts: &Options) {
+fn fill_here(
+    report: &mut FileReport,
+    doc: &Document,
+    opts: &Options,
+    want: &(dyn Fn(&str) -> bool + Sync),
+) {
+    fill_header(report, doc);
+    fill_cells(report, doc, opts, want);
+}
+
+/// What a report says before its cells: the file's kind, info and warnings.
+fn fill_header(report: &mut FileReport, doc: &Document) {
     report.ok = true;
     match doc {
         Document::Run(run) => fill_run_header(report, run),
         Document::Samples(s) => fill_samples_header(report, s),
     }
-    fill_cells(report, doc, opts);
 }
 
 fn fill_samples_header(report: &mut FileReport, s: &SamplesFile) {

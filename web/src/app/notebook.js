@@ -104,6 +104,16 @@ export class Notebook {
     document.getElementById(j.id)?.scrollIntoView({ block: 'start' }); // style.css: below the sticky bar
   }
 
+  /** Slots above `slot` with nothing in them yet (their files still being analysed). */
+  emptyAbove(slot) {
+    let n = 0;
+    for (const s of this.slots.values()) {
+      if (s === slot) break;
+      if (!s.firstChild) n += 1;
+    }
+    return n;
+  }
+
   /** Cells built (not placeholders) in the notebook. */
   builtCells() {
     return this.container.querySelectorAll('.slot > section.cell:not(.cell-placeholder)').length;
@@ -122,7 +132,8 @@ export class Notebook {
     h('p', { class: 'muted' }, 'This cell is built when it is scrolled into view.'));
     ph.buildCell = () => {
       this.dispose(ph);
-      const cell = build();
+      // (A growing cell's placeholder builds from the newest parts: render sets `latest`.)
+      const cell = (ph.latest ?? build)();
       ph.replaceWith(cell);
       onBuilt(cell, ph);
       return cell;
@@ -200,8 +211,32 @@ export class Notebook {
     const view = this.views.get(key);
     const builders = [];
     // The worker sends each suite's cell as JSON text (worker.js packCells):
-    // a cell's data is read when the cell is built.
-    const withCell = (kind) => (typeof report[kind] === 'string' ? { ...report, [kind]: JSON.parse(report[kind]) } : report);
+    // a cell's data is read when the cell is built. A growing cell (its rows
+    // in parts, worker.js `growing`) is a list of parts, and once whole
+    // {parts, whole} (the cell without its rows, Analyzer `grown`): it is
+    // built from the first part, the rest are appended (grown), and the
+    // whole completes it (finish).
+    const partsOf = (kind) => {
+      const v = report[kind];
+      return Array.isArray(v) ? v : Array.isArray(v?.parts) && v.parts.length ? v.parts : null;
+    };
+    const withCell = (kind) => {
+      const v = report[kind];
+      const parts = partsOf(kind);
+      if (parts) return { ...report, [kind]: JSON.parse(parts[0]) };
+      return typeof v === 'string' ? { ...report, [kind]: JSON.parse(v) } : report;
+    };
+    const growing = (kind) => partsOf(kind) != null;
+    // Append to a growing cell the parts it has not had yet (cells/samples
+    // `grow`), each once, whichever render gets to it; then the whole.
+    const grow = (kind, cell) => {
+      const parts = partsOf(kind);
+      cell.partsSeen ??= 1;
+      while (cell.grow && cell.partsSeen < parts.length) cell.grow(JSON.parse(parts[cell.partsSeen++]), report.growing?.[kind]);
+      const whole = report[kind].whole;
+      if (typeof whole === 'string' && cell.finish) cell.finish({ ...report, [kind]: JSON.parse(whole) });
+      return cell;
+    };
     const titles = new Map();
     if (!report.ok) builders.push(['error', () => errorCard(report, key)]);
     else {
@@ -210,7 +245,8 @@ export class Notebook {
         const { name, title } = cell;
         titles.set(name, title);
         const ctx = { ...this.app, view, cell: { name, title } };
-        builders.push([name, cell.build ? () => cell.build(withCell(name), key, ctx) : () => missingCell(ctx, report, key)]);
+        const built = cell.build && growing(name) ? () => grow(name, cell.build(withCell(name), key, ctx)) : () => cell.build(withCell(name), key, ctx);
+        builders.push([name, cell.build ? built : () => missingCell(ctx, report, key)]);
       }
       if (!builders.length) {
         builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
@@ -233,7 +269,10 @@ export class Notebook {
     };
     // Built now when it was built before (a re-analysis of a cell on show)
     // or while the notebook is small; else when scrolled to.
-    const make = (kind, builder, wasBuilt) => (wasBuilt || !titles.has(kind) || this.builtCells() < EAGER_CELLS
+    // Room is kept for the files above still being analysed (one cell
+    // each): with a pool of workers files finish out of order, and the
+    // cells built at once are still the top of the notebook.
+    const make = (kind, builder, wasBuilt) => (wasBuilt || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS
       ? build(kind, builder)
       : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
@@ -259,6 +298,11 @@ export class Notebook {
       for (let i = 0; i < builders.length; i++) {
         const [kind, builder] = builders[i];
         let cell = cells.get(kind);
+        if (cell && growing(kind)) {
+          // A placeholder is built later, from the newest parts; a built cell grows now.
+          if (cell.matches('.cell-placeholder')) cell.latest = () => build(kind, builder);
+          else grow(kind, cell);
+        }
         if (!cell) {
           if (built++ > 0) {
             await yieldToPage();

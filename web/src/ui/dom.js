@@ -131,9 +131,13 @@ export function table({ testid, caption, columns, rows, lazy, className = 'data'
  * layout; the top of each list is what readers look at first.
  * `container.showAll()` builds the rest at once (CSV export calls it).
  */
-export function showMore(container, count, build, { first = 50, noun = 'rows', parts = 0 } = {}) {
-  const shown = Math.min(count, first);
-  if (parts > 0) {
+export function showMore(container, count, build, { first = 50, noun = 'rows', parts = 0, built = 0 } = {}) {
+  // `built`: the first items already in `container` (a table whose rows came
+  // in as they were analysed, samples/index.js).
+  const shown = Math.max(built, Math.min(count, first));
+  if (built > 0) {
+    for (let i = built; i < shown; i++) container.append(build(i));
+  } else if (parts > 0) {
     // The first items too in later parts of `parts` each, a part per frame
     // (block containers only: a later() slot is a div; style.css makes it
     // display: contents inside a grid).

@@ -33,8 +33,9 @@ export class Progress {
   }
 
   /**
-   * `p` is {index, total, name} (file `index` of `total`), {label} (other
-   * work) from the Analyzer, or null when it is idle.
+   * `p` is {index, total, name, done?, of?} (file `index` of `total`; of
+   * a file analysed in parts, `done` of `of` so far), {label} (other work)
+   * from the Analyzer, or null when it is idle.
    */
   analysis(p) {
     const was = this.analysing;
@@ -56,13 +57,13 @@ export class Progress {
     const p = this.analysing;
     const parts = [];
     if (p?.label) parts.push(p.label);
-    else if (p) parts.push(`Analysing ${p.index} of ${p.total}: ${p.name}`);
+    else if (p) parts.push(`Analysing ${p.index} of ${p.total}: ${p.name}${p.of ? ` (${p.done} of ${p.of} done)` : ''}`);
     if (this.fetching.size) parts.push(`Loading ${[...this.fetching].join(', ')}`);
     this.box.hidden = parts.length === 0;
     this.text.textContent = parts.join(' · ');
     if (p && !p.label) {
       this.bar.max = p.total;
-      this.bar.value = p.index - 1;
+      this.bar.value = p.index - 1 + (p.of ? p.done / p.of : 0);
     } else {
       this.bar.removeAttribute('value'); // indeterminate while only loading or comparing
     }

@@ -1,7 +1,33 @@
-// Main-thread side of the analysis worker: one promise per request, and
+// Main-thread side of the analysis workers: one promise per request, and
 // progress events (`i of n`, current name) for the status line.
+//
+// A pool of workers, one per core the browser reports (at most POOL_MAX),
+// each with its own wasm: a file is analysed by one of them (its owner, the
+// least loaded by bytes when it comes), and every worker keeps a copy of
+// every file, read as it comes (worker.js `store` with `keep`), so that a
+// comparison's suites can be spread over them (`compare`: a part each,
+// put back in order) and a campaign run on any. Why, measured on 2 shared
+// cores (scripts/bench-page's 24 files): in one worker the comparison took
+// ~49 s after the last analysis, of which the wasm spent ~11 s reading the
+// files again (now read once), ~19 s on the run suites and ~37 s on the
+// samples suite (its hierarchical bootstraps); two workers compare the
+// samples suite beside the others (~43 s: the samples suite alone is now
+// the longest part) and analyse the files two at a time (all 24 analysed in
+// ~150 s, ~190 s with one). Results never depend on the number of workers:
+// a file's report is computed by one worker whole, and each compared suite
+// is computed alone (analysis/tests/kept.rs: the parts equal the whole).
 
 import { createWorker } from './boot.js';
+
+// Workers at most: each holds every file and its document (memory grows
+// with the pool), and beyond a few the comparison has no more suites to spread.
+const POOL_MAX = 4;
+
+/** How many workers the page starts: one per core, 1 to POOL_MAX. */
+function poolSize() {
+  const cores = Number(globalThis.navigator?.hardwareConcurrency) || 1;
+  return Math.max(1, Math.min(POOL_MAX, cores));
+}
 
 export class Analyzer {
   constructor({ onProgress, onFatal }) {
@@ -12,22 +38,64 @@ export class Analyzer {
     this.planCounter = 0;
     this.batchTotal = 0;
     this.batchDone = 0;
+    this.size = poolSize();
+    this.owner = new Map(); // file id -> index of the worker that analyses it
+    this.bytes = new Map(); // file id -> its size in bytes (how a comparison is spread)
+    this.suitesOf = new Map(); // file id -> its suites, from its last report
+    this.cellOrder = []; // the cells' names in display order (a comparison's suites are put back in it)
     this.start();
   }
 
-  /** Start a worker (again, after `cancel`); `ready` resolves when its wasm is up. */
+  /** Start the workers (again, after `cancel`); `ready` resolves when their wasm is up. */
   start() {
-    this.worker = createWorker(); // from the code embedded in the page (boot.js)
-    this.ready = new Promise((resolve, reject) => {
-      this.resolveReady = resolve;
-      this.rejectReady = reject;
+    this.workers = Array.from({ length: this.size }, (_, i) => createWorker(i)); // from the code embedded in the page (boot.js)
+    this.load = this.workers.map(() => 0); // bytes each worker owns
+    this.owner.clear();
+    const readies = this.workers.map(() => {
+      const d = {};
+      d.promise = new Promise((resolve, reject) => Object.assign(d, { resolve, reject }));
+      return d;
+    });
+    this.readies = readies;
+    // Worker 0's answer: version, default options, size limit, cells.
+    this.ready = Promise.all(readies.map((d) => d.promise)).then(([first]) => {
+      this.cellOrder = (first.cells ?? []).map((c) => c.name);
+      return first;
     });
     this.ready.catch(() => {}); // failures reach the page through onFatal
-    this.worker.onmessage = (e) => this.receive(e.data);
-    this.worker.onerror = (e) => {
-      e.preventDefault?.();
-      this.fail(`the analysis worker failed to load: ${e.message || 'unknown error'}`);
-    };
+    this.workers.forEach((w, i) => {
+      w.onmessage = (e) => this.receive(e.data, i);
+      w.onerror = (e) => {
+        e.preventDefault?.();
+        this.fail(`the analysis worker failed to load: ${e.message || 'unknown error'}`);
+      };
+    });
+  }
+
+  /** The worker that analyses file `id`: its owner, else the least loaded (by bytes) from now on. */
+  ownerOf(id, bytes = 0) {
+    if (!this.owner.has(id)) {
+      const w = this.load.indexOf(Math.min(...this.load));
+      this.owner.set(id, w);
+      this.load[w] += bytes;
+    }
+    return this.workers[this.owner.get(id)];
+  }
+
+  /**
+   * Give every worker file `id`'s bytes: its owner `buffer` itself
+   * (transferred, with `msg`), the others a copy each, which they read and
+   * keep at once (for comparisons and campaigns).
+   */
+  send(id, buffer, msg, options) {
+    this.bytes.set(id, buffer.byteLength);
+    const owner = this.ownerOf(id, buffer.byteLength);
+    for (const w of this.workers) {
+      if (w === owner) continue;
+      const copy = buffer.slice(0);
+      w.postMessage({ type: 'analyze', id, name: msg.name, buffer: copy, store: true, keep: true, options }, [copy]);
+    }
+    owner.postMessage({ ...msg, buffer }, [buffer]);
   }
 
   /** Whether file analyses are waiting for the worker. */
@@ -47,9 +115,11 @@ export class Analyzer {
    * (`store`).
    */
   cancel() {
-    this.worker.onmessage = null;
-    this.worker.onerror = null;
-    this.worker.terminate();
+    for (const w of this.workers) {
+      w.onmessage = null;
+      w.onerror = null;
+      w.terminate();
+    }
     for (const p of this.pending.values()) p.resolve({ ...failure(p.name, 'analysis cancelled'), cancelled: true });
     this.pending.clear();
     for (const p of this.plans.values()) p.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
@@ -59,18 +129,53 @@ export class Analyzer {
     this.start();
   }
 
-  /** Give the worker a file's bytes (transferred) without analysing them. */
+  /** Give the workers a file's bytes (transferred to its owner, copied to the others) without analysing them. */
   store(id, name, buffer) {
-    this.worker.postMessage({ type: 'analyze', id, name, buffer, store: true }, [buffer]);
+    this.send(id, buffer, { type: 'analyze', id, name, store: true });
   }
 
   /** Several kept files side by side (report::compare_files), with progress. */
   compare(ids, options, pool, warmUps = false) {
     this.onProgress?.({ label: `Comparing ${ids.length} files` });
     const done = () => { if (this.pending.size === 0) this.progress(null); };
-    const p = this.call('compare', ids, options, pool, warmUps);
+    const p = this.size > 1 ? this.compareSpread(ids, options, pool, warmUps) : this.call('compare', ids, options, pool, warmUps);
     p.then(done, done);
     return p;
+  }
+
+  /**
+   * The comparison with its suites spread over the workers (each keeps every
+   * file): the suites by weight (the bytes of the files holding them, a
+   * file's shared by its suites), dearest first, each to the worker with
+   * the least so far; worker 0 also lists the files and pools. The parts'
+   * suites are put back in the cells' order: the whole comparison. As
+   * worker.js compareLoaded, a file in none of the suites compared is then
+   * left out (compared again without it).
+   */
+  async compareSpread(ids, options, pool, warmUps) {
+    const weight = new Map();
+    for (const id of ids) {
+      const suites = this.suitesOf.get(id) ?? [];
+      for (const s of suites) weight.set(s, (weight.get(s) ?? 0) + (this.bytes.get(id) ?? 1) / suites.length);
+    }
+    const parts = this.workers.map(() => []);
+    const total = this.workers.map(() => 0);
+    for (const [s, w] of [...weight].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
+      const k = total.indexOf(Math.min(...total));
+      parts[k].push(s);
+      total[k] += w;
+    }
+    // The campaign goes to the worker with the least to compare (set before
+    // any await: main.js asks for the campaign right after the comparison).
+    this.campaignWorker = total.indexOf(Math.min(...total));
+    const reports = await Promise.all(parts.map((suites, k) => (k === 0 || suites.length
+      ? this.callOn(k, 'comparePart', ids, options, pool, warmUps, suites, k === 0)
+      : null)));
+    const order = (s) => this.cellOrder.indexOf(s.suite);
+    const whole = { ...reports[0], suites: reports.flatMap((r) => r?.suites ?? []).sort((a, b) => order(a) - order(b)) };
+    const used = new Set(whole.suites.flatMap((s) => s.files));
+    if (used.size < 2 || used.size === whole.files.length || whole.files.length !== ids.length) return whole;
+    return this.compareSpread(ids.filter((_, i) => used.has(i)), options, pool, warmUps);
   }
 
   /** One kept file's series against a reference series (report::compare_series). */
@@ -82,13 +187,13 @@ export class Analyzer {
   campaign(ids, options) {
     this.onProgress?.({ label: `Analysing a campaign of ${ids.length} files` });
     const done = () => { if (this.pending.size === 0) this.progress(null); };
-    const p = this.call('campaign', ids, options);
+    const p = this.callOn(this.campaignWorker ?? 0, 'campaign', ids, options);
     p.then(done, done);
     return p;
   }
 
   fail(message) {
-    this.rejectReady(new Error(message));
+    for (const d of this.readies) d.reject(new Error(message));
     this.onFatal?.(message);
     for (const [id, p] of this.pending) p.resolve(failure(p.name, message));
     this.pending.clear();
@@ -98,10 +203,10 @@ export class Analyzer {
     this.progress(null);
   }
 
-  receive(msg) {
+  receive(msg, from = 0) {
     switch (msg.type) {
       case 'ready':
-        this.resolveReady({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells });
+        this.readies[from]?.resolve({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells });
         break;
       case 'fatal':
         this.fail(msg.message);
@@ -144,16 +249,37 @@ export class Analyzer {
         const p = this.pending.get(msg.id);
         if (!p) break;
         // A progressive analysis sends each cell once: keep them, and give
-        // the page every cell so far with each message.
+        // the page every cell so far with each message. A growing cell
+        // comes in parts (worker.js `growing`): the page gets the list of
+        // its parts so far (JSON texts, in order) and `growing[cell]`
+        // ({done, total}), and appends the parts it has not seen.
         if (msg.partial) {
           p.cells ??= {};
-          for (const s of msg.cells ?? []) p.cells[s] = msg.report[s];
-          p.onPartial?.({ ...msg.report, ...p.cells });
+          p.growing ??= {};
+          for (const s of msg.cells ?? []) {
+            if (msg.growing?.[s]) {
+              p.cells[s] = [...(Array.isArray(p.cells[s]) ? p.cells[s] : []), msg.report[s]];
+              p.growing[s] = msg.growing[s];
+            } else p.cells[s] = msg.report[s];
+          }
+          p.onPartial?.({ ...msg.report, ...p.cells, growing: { ...p.growing } });
+          if (msg.growing) {
+            // The status line says how far a growing cell has come.
+            const g = Object.values(msg.growing)[0];
+            if (g) this.onProgress?.({ index: this.batchDone + 1, total: this.batchTotal, name: p.name, done: g.done, of: g.total });
+          }
           break;
         }
         this.pending.delete(msg.id);
         this.batchDone += 1;
+        if (msg.type === 'result' && msg.report?.ok) this.suitesOf.set(msg.id, msg.report.info?.suites ?? []);
         let report = msg.report;
+        // A grown cell: its parts (the rows) and the final cell without them,
+        // {parts, whole} (notebook.js builds or completes the cell from them).
+        if (msg.type === 'result' && msg.grown?.length) {
+          report = { ...report, growing: { ...p.growing } };
+          for (const s of msg.grown) report[s] = { parts: Array.isArray(p.cells?.[s]) ? p.cells[s] : [], whole: report[s] };
+        }
         if (msg.type === 'result' && msg.merged?.length) {
           report = { ...report };
           for (const s of msg.merged) if (p.cells?.[s] != null) report[s] = p.cells[s];
@@ -182,12 +308,8 @@ export class Analyzer {
       this.batchTotal += 1;
       // With `onPartial`, the worker posts the cells ready so far before the final report.
       const msg = { type: 'analyze', id, name, options, progressive: Boolean(onPartial) };
-      if (buffer) {
-        msg.buffer = buffer;
-        this.worker.postMessage(msg, [buffer]);
-      } else {
-        this.worker.postMessage(msg);
-      }
+      if (buffer) this.send(id, buffer, msg, options);
+      else this.ownerOf(id).postMessage(msg);
     });
   }
 
@@ -199,21 +321,33 @@ export class Analyzer {
     return new Promise((resolve, reject) => {
       const id = `plan${++this.planCounter}`;
       this.plans.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'plan', id, args });
+      this.workers[0].postMessage({ type: 'plan', id, args });
     });
   }
 
-  /** A calibration function of the wasm module in the worker (see worker.js `CALLS`). */
+  /**
+   * A function of the wasm module in a worker (see worker.js `CALLS`): a
+   * file's own (compareSeries, fileBytes) in its owner, the rest in worker 0.
+   */
   call(fn, ...args) {
+    const own = (fn === 'compareSeries' || fn === 'fileBytes') && this.owner.has(args[0]);
+    return this.callOn(own ? this.owner.get(args[0]) : 0, fn, ...args);
+  }
+
+  callOn(k, fn, ...args) {
     return new Promise((resolve, reject) => {
       const id = `call${++this.planCounter}`;
       this.plans.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'call', id, fn, args });
+      this.workers[k].postMessage({ type: 'call', id, fn, args });
     });
   }
 
   forget(id) {
-    this.worker.postMessage({ type: 'forget', id });
+    for (const w of this.workers) w.postMessage({ type: 'forget', id });
+    if (this.owner.has(id)) this.load[this.owner.get(id)] -= this.bytes.get(id) ?? 0;
+    this.owner.delete(id);
+    this.bytes.delete(id);
+    this.suitesOf.delete(id);
   }
 }
 

@@ -10,12 +10,13 @@ import { base64ToBytes, gunzip } from '../ui/bytes.js';
 const WASM_MESSAGE = 'tickbook-wasm';
 
 /**
- * Start the analysis worker from the worker code embedded in the page and
- * hand it the embedded wasm (its first message). A page missing either gets
+ * Start an analysis worker (`index` in the pool, analyzer.js: its name) from
+ * the worker code embedded in the page and hand it the embedded wasm (its
+ * first message). A page missing either gets
  * a worker that reports why, through the normal 'fatal' message.
  */
-export function createWorker() {
-  return startWorker('tickbook-worker', 'tickbook-wasm', 'tickbook-analysis', 'the analysis worker');
+export function createWorker(index = 0) {
+  return startWorker('tickbook-worker', 'tickbook-wasm', `tickbook-analysis-${index}`, 'the analysis worker');
 }
 
 /** The same for the measurement worker of Measure this browser (measure.js). */

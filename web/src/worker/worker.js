@@ -1,6 +1,9 @@
-// The analysis worker: owns the WebAssembly module (initialised once) and the
-// bytes of every file, so the main thread never parses JSON or computes
-// statistics. Requests are handled one at a time, in order.
+// The analysis worker: owns the WebAssembly module (initialised once), the
+// bytes of every file and, in the module, each file's document read once
+// (wasm `keep`, report::kept): analyses, a samples file's batches, the
+// comparison and the campaign start from the kept document, never from the
+// bytes again. The main thread never parses JSON or computes statistics.
+// Requests are handled one at a time, in order.
 //
 // in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
 //      without it the bytes kept from an earlier request are re-analysed)
@@ -9,23 +12,35 @@
 //      {type: 'call', id, fn: 'exportFit', args: [report, form]}
 //      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
 //      {type: 'call', id, fn: 'compare', args: [ids, options, pool, warmUps]}  (compare.js)
+//      {type: 'call', id, fn: 'comparePart', args: [ids, options, pool, warmUps, suites, pooled]}
+//      (only the named suites, the pooled items only with `pooled`: analyzer.js
+//      spreads a comparison's suites over its workers)
 //      {type: 'call', id, fn: 'compareSeries', args: [id, options, reference, warmUps]}
 //      {type: 'call', id, fn: 'campaign', args: [ids, options]}  (campaign.js)
-//      {type: 'analyze', id, name, buffer, store: true}  (keep the bytes only: a
-//      restarted worker gets the files back this way, see Analyzer.cancel)
+//      {type: 'analyze', id, name, buffer, store: true, keep?, options?}  (keep the
+//      bytes only: a restarted worker gets the files back this way, see
+//      Analyzer.cancel; with `keep`, read them now within `options`' limits: the
+//      other workers of the pool get a copy of each file this way, analyzer.js)
 // out: {type: 'ready', version, defaultOptions, maxFileBytes, cells} | {type: 'fatal', message}
 //      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order)
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
-//      {type: 'result', id, report, partial: true, cells}  (with `progressive`:
-//      `cells` names the suites' cells in `report` new since the last message;
-//      the final {type: 'result', id, report, merged} names in `merged` the
-//      cells sent earlier that the page adds back; see analyzeProgressively)
+//      {type: 'result', id, report, partial: true, cells, growing?}  (with
+//      `progressive`: `cells` names the suites' cells in `report` new since the
+//      last message; the final {type: 'result', id, report, merged} names in
+//      `merged` the cells sent earlier that the page adds back; see
+//      analyzeProgressively. `growing: {[cell]: {done, total}}`: that cell
+//      comes in parts, `report[cell]` holding only this part's rows (a samples
+//      file's series, a batch at a time: analyzeSamples); the page appends
+//      them to the cell. The final result names it in `grown`: there
+//      `report[cell]` is the cell without its rows, which the parts had)
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
 //      {type: 'call-part', id, suite, head?, items} (compare, campaign: postInParts)
 
-import init, { analyze, analyzeSuites, applyCalibration, campaign, compare, compareSeries, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
+import init, { applyCalibration, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
+// Each file's document, read once and kept in the module under the file's id (report::kept).
+import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, compareKept, compareKeptPart, campaignKept, compareSeriesKept } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order.
 import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
@@ -46,15 +61,15 @@ const CALLS = {
   // Time DTW with its path on two n-record series, here in the worker (trace.js).
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
   // Several loaded files side by side (report::compare_files), for the Comparison cell.
-  compare: (ids, options, pool, warmUps) => compareKept(ids, options, pool, warmUps),
+  compare: (ids, options, pool, warmUps) => compareLoaded(ids, options, pool, warmUps),
+  comparePart: (ids, options, pool, warmUps, suites, pooled) => compareKeptPart(ids.filter((id) => kept(id, options)), options, Boolean(pool), Boolean(warmUps), suites, Boolean(pooled)),
   // One loaded file's series against a reference series (report::compare_series).
   compareSeries: (id, options, reference, warmUps) => {
-    const f = files.get(id);
-    if (!f) throw new Error('compareSeries: the file is not loaded');
-    return compareSeries(f.name, f.bytes, options, reference ?? undefined, Boolean(warmUps));
+    if (!kept(id, options)) throw new Error('compareSeries: the file is not loaded');
+    return compareSeriesKept(id, options, reference ?? undefined, Boolean(warmUps));
   },
   // The loaded files as one campaign (report::campaign), for the Campaign cell.
-  campaign: (ids, options) => campaign(...packed(ids.map((id) => files.get(id)).filter(Boolean)), options),
+  campaign: (ids, options) => campaignKept(ids.filter((id) => kept(id, options)), options),
   // Why the analysis would refuse these options, or null (a link's options, state.js).
   checkOptions: (options) => checkOptions(options) ?? null,
   // Why a file of this size is too big to read, or null (main.js).
@@ -62,35 +77,31 @@ const CALLS = {
 };
 
 /**
- * Compare the kept files `ids` (in that order): their bytes go to wasm as one
- * block. A file in none of the suites compared is then left out (compared
- * again without it), so the comparison lists only the files it compares.
+ * Compare the loaded files `ids` (in that order), from their kept documents.
+ * A file in none of the suites compared is then left out (compared again
+ * without it), so the comparison lists only the files it compares.
  */
-function compareKept(ids, options, pool, warmUps) {
-  const kept = ids.map((id) => files.get(id)).filter(Boolean);
-  const report = compareFiles(kept, options, pool, warmUps);
+function compareLoaded(ids, options, pool, warmUps) {
+  const loaded = ids.filter((id) => kept(id, options));
+  const report = compareKept(loaded, options, Boolean(pool), Boolean(warmUps));
   const used = new Set(report.suites.flatMap((s) => s.files));
-  if (used.size < 2 || used.size === kept.length) return report;
-  return compareFiles(kept.filter((_, i) => used.has(i)), options, pool, warmUps);
-}
-
-function compareFiles(kept, options, pool, warmUps) {
-  return compare(...packed(kept), options, Boolean(pool), Boolean(warmUps));
-}
-
-/** Files' names, their bytes as one block, and each one's length: how wasm takes several files. */
-function packed(kept) {
-  const total = kept.reduce((n, f) => n + f.bytes.length, 0);
-  const data = new Uint8Array(total);
-  let at = 0;
-  for (const f of kept) {
-    data.set(f.bytes, at);
-    at += f.bytes.length;
-  }
-  return [kept.map((f) => f.name), data, Uint32Array.from(kept, (f) => f.bytes.length)];
+  if (used.size < 2 || used.size === loaded.length) return report;
+  return compareKept(loaded.filter((_, i) => used.has(i)), options, Boolean(pool), Boolean(warmUps));
 }
 
 const files = new Map(); // id -> {name, bytes}
+
+/**
+ * Whether file `id` is loaded; its document is then kept in the module, read
+ * within `options`' limits (read now from its bytes when it is not yet, or
+ * was read within other limits).
+ */
+function kept(id, options) {
+  const f = files.get(id);
+  if (!f) return false;
+  if (!isKept(id, options ?? undefined)) keep(id, f.name, f.bytes, options ?? undefined);
+  return true;
+}
 
 // Items of a compared suite per message.
 const PART_ITEMS = 100;
@@ -165,6 +176,7 @@ self.onmessage = (event) => {
 async function handle(msg) {
   if (msg.type === 'forget') {
     files.delete(msg.id);
+    if (await ready) forget(msg.id);
     return;
   }
   if (msg.type === 'plan') {
@@ -185,13 +197,23 @@ async function handle(msg) {
     if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
     if (!(await ready)) throw new Error('the analysis module did not start');
     const value = fn(...msg.args);
-    if ((msg.fn === 'compare' || msg.fn === 'campaign') && value?.suites) postInParts(msg.id, value);
+    if ((msg.fn === 'compare' || msg.fn === 'comparePart' || msg.fn === 'campaign') && value?.suites) postInParts(msg.id, value);
     else postMessage({ type: 'called', id: msg.id, value });
     return;
   }
   if (msg.type !== 'analyze') return;
-  if (msg.buffer) files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
-  if (msg.store) return;
+  if (msg.buffer) {
+    files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
+    // New bytes: the document kept for this id (if any) is of the old ones.
+    if (await ready) forget(msg.id);
+  }
+  if (msg.store) {
+    // (A copy for comparisons: a failure here is the owner's to report, when it analyses the file.)
+    try {
+      if (msg.keep && (await ready)) kept(msg.id, msg.options);
+    } catch { /* read again when a comparison needs it */ }
+    return;
+  }
   const file = files.get(msg.id);
   if (!(await ready)) {
     postMessage({ type: 'failed', id: msg.id, message: 'the analysis module did not start' });
@@ -203,10 +225,12 @@ async function handle(msg) {
   }
   postMessage({ type: 'started', id: msg.id });
   try {
-    const { report, merged } = msg.progressive
-      ? analyzeProgressively(msg.id, file, msg.options ?? undefined)
-      : { report: analyze(file.name, file.bytes, msg.options ?? undefined), merged: [] };
-    postMessage({ type: 'result', id: msg.id, report: packCells(report), merged });
+    const options = msg.options ?? undefined;
+    kept(msg.id, options);
+    const { report, merged, grown } = msg.progressive
+      ? analyzeProgressively(msg.id, options)
+      : { report: keptReport(msg.id, options), merged: [] };
+    postMessage({ type: 'result', id: msg.id, report: packCells(report), merged, grown });
   } catch (e) {
     postMessage({ type: 'failed', id: msg.id, message: String(e?.message ?? e) });
   }
@@ -230,16 +254,52 @@ function packCells(report) {
 // The cheapest cells, analysed together in the first call: each is quick.
 const FIRST_CALL = 3;
 
+// A samples file's series per batch: the first batch small, so the first
+// rows show within a second or so (~15 ms a series of 5 × 200 measurements
+// in wasm), the next ones bigger, so a big file is not hundreds of messages.
+// Fixed counts, not timed: the messages a file makes are the same on every
+// machine (the page's test counts them). Results never depend on them
+// (analysis/tests/kept.rs: batches of any size equal the whole file).
+const FIRST_BATCH = 20;
+const BATCH = 80;
+
 /**
- * The file's report, built suite by suite (report::analyze_bytes_suites) from
- * the cheapest to analyse to the dearest (BY_COST), each cell posted as a
- * partial result as soon as it is ready, so that the first shows early. Each
+ * A samples file's report, its series a batch at a time (wasm samplesBatch):
+ * each batch's rows posted as a growing Samples cell, then the whole report
+ * (wasm keptReport: the batches' series and the clustering, which needs them
+ * all), equal to `analyze`'s, less the rows the page has: its cell with no
+ * series, named in `grown` (the page puts the parts' rows back; reading a
+ * 1,000-series cell again took the main thread ~150 ms). Null for any
+ * other file.
+ */
+function analyzeSamples(id, options) {
+  let batch = samplesBatch(id, options, FIRST_BATCH);
+  if (batch == null) return null;
+  for (;;) {
+    // The cell's shape with only this batch's series (the page appends them).
+    const report = { ...batch.report, [batch.name]: JSON.stringify(batch.cell) };
+    postMessage({ type: 'result', id, partial: true, report, cells: [batch.name], growing: { [batch.name]: { done: batch.done, total: batch.total } } });
+    if (batch.done >= batch.total) break;
+    batch = samplesBatch(id, options, BATCH);
+  }
+  const report = keptReport(id, options);
+  if (report[batch.name]) report[batch.name] = { ...report[batch.name], series: [] };
+  return { report, merged: [], grown: [batch.name] };
+}
+
+/**
+ * The file's report, built suite by suite (report::kept, only some suites'
+ * cells) from the cheapest to analyse to the dearest (BY_COST), each cell
+ * posted as a partial result as soon as it is ready, so that the first shows
+ * early; a samples file's series a batch at a time (analyzeSamples). Each
  * cell is computed from its own suite alone, so the final report equals
  * `analyze`'s: it is the last call's (header, info and every warning, the
  * last suite's included) with the earlier calls' cells.
  */
-function analyzeProgressively(id, file, options) {
-  const first = analyzeSuites(file.name, file.bytes, options, BY_COST.slice(0, FIRST_CALL));
+function analyzeProgressively(id, options) {
+  const samples = analyzeSamples(id, options);
+  if (samples) return samples;
+  const first = keptSuites(id, options, BY_COST.slice(0, FIRST_CALL));
   const rest = first.ok ? BY_COST.slice(FIRST_CALL).filter((s) => first.info?.suites?.includes(s)) : [];
   if (!rest.length) return { report: first, merged: [] };
   const cells = {};
@@ -257,9 +317,9 @@ function analyzeProgressively(id, file, options) {
     if (Object.keys(fresh).length) postMessage({ type: 'result', id, partial: true, report: packCells(r), cells: Object.keys(fresh) });
   };
   post(first);
-  for (const suite of rest.slice(0, -1)) post(analyzeSuites(file.name, file.bytes, options, [suite]));
+  for (const suite of rest.slice(0, -1)) post(keptSuites(id, options, [suite]));
   // The final message, too, carries only its own cell; `merged` names the
   // earlier ones the page adds back (Analyzer).
-  const last = analyzeSuites(file.name, file.bytes, options, rest.slice(-1));
+  const last = keptSuites(id, options, rest.slice(-1));
   return { report: last, merged: Object.keys(cells) };
 }

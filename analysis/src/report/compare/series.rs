@@ -20,6 +20,7 @@ use crate::suites::samples::Samples;
 use crate::suites::{Item, Measurements, Suite};
 use crate::units::{bytes_per_unit, ns_per_unit, quantity, Quantity};
 use serde::Serialize;
+use std::borrow::Borrow;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SeriesComparisonReport {
@@ -105,13 +106,13 @@ pub fn compare_series_bytes(
 /// (a run file, an unreadable file) or no series is named `reference`.
 pub fn compare_series(
     name: &str,
-    doc: &Result<Document, String>,
+    doc: &Result<impl Borrow<Document>, String>,
     reference: Option<&str>,
     opts: &Options,
     warm_ups: bool,
 ) -> Result<SeriesComparisonReport, String> {
     let file = compared_file(name, doc);
-    let d = doc.as_ref().map_err(Clone::clone)?;
+    let d: &Document = doc.as_ref().map_err(Clone::clone)?.borrow();
     if !matches!(d, Document::Samples(_)) {
         return Err(format!(
             "{name}: a tickbook run file has no series to compare with each other; series are in samples files and imported results"

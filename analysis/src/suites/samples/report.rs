@@ -99,13 +99,36 @@ pub struct ExecutionRow {
 }
 
 pub fn samples_report(s: &SamplesFile, opts: &Options) -> SamplesReport {
-    // Series are independent (each its own seeded streams): spread over
-    // threads, collected in order.
-    let series: Vec<SeriesReport> = s
-        .series
+    samples_report_of(s, series_reports(s, 0..s.series.len(), opts), opts)
+}
+
+/// The reports of the series `range` of the file (clamped to its series),
+/// in file order. Series are independent (each its own seeded streams), so
+/// a series' report is the same whichever batch it is analysed in: the page
+/// analyses a big file a batch at a time to show its first rows early
+/// (`report::KeptFile::samples_batch`), and the batches concatenated equal
+/// [`samples_report`]'s series. Spread over threads, collected in order.
+pub fn series_reports(
+    s: &SamplesFile,
+    range: std::ops::Range<usize>,
+    opts: &Options,
+) -> Vec<SeriesReport> {
+    let end = range.end.min(s.series.len());
+    let start = range.start.min(end);
+    s.series[start..end]
         .par_iter()
         .filter_map(|x| series_report(x, opts))
-        .collect();
+        .collect()
+}
+
+/// The cell from every series' report (`series_reports` over all the
+/// series, in file order, in one call or in batches): what needs all of
+/// them, the clustering, is computed here.
+pub fn samples_report_of(
+    s: &SamplesFile,
+    series: Vec<SeriesReport>,
+    opts: &Options,
+) -> SamplesReport {
     SamplesReport {
         source: s.source.clone(),
         description: s.description.clone(),

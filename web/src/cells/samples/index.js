@@ -19,15 +19,82 @@ const STATS = [
 
 export function build(report, key, ctx) {
   const s = report.samples;
+  if (report.growing?.samples) return growingCell(report, key, ctx);
   const qt = s.series[0]?.summary.quantile_type ?? report.options?.quantile_type;
   return cellSection(ctx, report, key,
   warningsList(report.warnings),
-  s.source || s.description
+  sourceBlock(s),
+  summaryTable(s, qt, quantileName),
+  restOfCell(report, key, ctx));
+}
+
+function sourceBlock(s) {
+  return s.source || s.description
     ? h('div', { class: 'explain' },
       s.source ? h('p', {}, h('strong', {}, 'Source: '), s.source) : null,
       s.description ? h('p', {}, s.description) : null)
-    : null,
-  summaryTable(s, qt, quantileName),
+    : null;
+}
+
+/** Rows of the summary table built at once; the rest behind "Show all". */
+const FIRST_ROWS = 50;
+
+/**
+ * The cell of a big file whose series come in batches (worker.js
+ * analyzeSamples; notebook.js appends each part): the summary table's rows
+ * as they are analysed, and a line saying how far it has come. The cell
+ * is never rebuilt: `grow(part, growing)` appends a batch's rows,
+ * `finish(report)` (the final report, whole) the rows not yet built and the
+ * parts that need every series (box plots, outliers, executions, execution
+ * statistics, the clustering).
+ */
+function growingCell(report, key, ctx) {
+  const series = [...report.samples.series];
+  const qt = series[0]?.summary.quantile_type ?? report.options?.quantile_type;
+  const status = h('p', { class: 'muted', 'data-testid': 'samples-growing' });
+  const setStatus = (g) => {
+    status.dataset.done = String(g.done);
+    status.dataset.total = String(g.total);
+    status.textContent = `${fmtCount(g.done)} of ${fmtCount(g.total)} series analysed; the box plots, outliers, executions and clustering follow when all are.`;
+  };
+  setStatus(report.growing.samples);
+  const wrap = table({ testid: 'samples-summary', columns: summaryColumns(), caption: summaryCaption(qt, quantileName) });
+  const tbody = wrap.querySelector('tbody');
+  const fill = () => {
+    while (tbody.childElementCount < Math.min(series.length, FIRST_ROWS)) tbody.append(summaryRow(series[tbody.childElementCount]));
+  };
+  fill();
+  const cell = cellSection(ctx, report, key, warningsList(report.warnings), sourceBlock(report.samples), status, wrap);
+  cell.dataset.growing = 'true';
+  cell.dataset.parts = '1';
+  cell.grow = (part, growing) => {
+    cell.dataset.parts = String(Number(cell.dataset.parts) + 1);
+    series.push(...part.series);
+    fill();
+    setStatus(growing);
+  };
+  // `final`: the whole report, its cell without the rows the parts brought
+  // (worker.js analyzeSamples), or with them all.
+  cell.finish = (final) => {
+    delete cell.grow;
+    delete cell.finish;
+    if (final.samples.series.length) series.splice(0, series.length, ...final.samples.series);
+    const all = series;
+    final = { ...final, samples: { ...final.samples, series: all } };
+    fill();
+    status.remove();
+    const more = showMore(tbody, all.length, (i) => summaryRow(all[i]), { first: FIRST_ROWS, built: tbody.childElementCount, noun: 'series' });
+    if (more) wrap.after(more);
+    cell.append(...[restOfCell(final, key, ctx)].flat().filter(Boolean));
+    delete cell.dataset.growing;
+  };
+  return cell;
+}
+
+/** The cell below its summary table, built in later tasks. */
+function restOfCell(report, key, ctx) {
+  const s = report.samples;
+  return [
   // The rest in later tasks (dom.js later): a file of hundreds of series
   // made this one long task.
   later(() => toolFigures(s)),
@@ -36,7 +103,7 @@ export function build(report, key, ctx) {
   later(() => outliersTable(s)),
   later(() => executionsTable(s)),
   later(() => executionStatsSection(s)),
-  s.clustering && ctx ? later(() => seriesClustering(s.clustering, report, key, ctx)) : null);
+  s.clustering && ctx ? later(() => seriesClustering(s.clustering, report, key, ctx)) : null];
 }
 
 /** The series clustered by mean cost, with the ops cell's component. */
@@ -50,24 +117,34 @@ function seriesClustering(c, report, key, ctx) {
       : null);
 }
 
-function summaryTable(s, qt, quantileName) {
-  const columns = [
+function summaryColumns() {
+  return [
     'Series',
     { label: 'n', class: 'num', title: 'Measurements, all executions pooled' },
     { label: 'Executions', class: 'num', title: 'Process runs (groups of measurements)' },
     ...STATS.map(([, label]) => ({ label, class: 'num' })),
     { label: 'CV', class: 'num', title: 'Coefficient of variation: SD / mean' },
   ];
-  const row = (x) => h('tr', { 'data-testid': 'series-row', dataset: { series: x.name, unit: x.unit } },
+}
+
+function summaryRow(x) {
+  return h('tr', { 'data-testid': 'series-row', dataset: { series: x.name, unit: x.unit } },
     h('th', { scope: 'row' }, h('code', {}, x.name), h('span', { class: 'sub' }, `unit: ${x.unit}`)),
     numCell('n', x.summary.n, fmtCount(x.summary.n)),
     numCell('executions', x.executions, fmtCount(x.executions)),
     STATS.map(([stat]) => numCell(stat, x.summary[stat], fmtSeriesValue(x.summary[stat], x), { unit: x.unit })),
     numCell('cv', x.summary.cv, fmtPercent(x.summary.cv)));
+}
+
+function summaryCaption(qt, quantileName) {
+  return `All measurements of each series pooled. Quartiles: Hyndman–Fan type ${qt}${quantileName ? ' (' + quantileName(qt) + ')' : ''}; SD with n − 1.`;
+}
+
+function summaryTable(s, qt, quantileName) {
   return table({
-    testid: 'samples-summary', columns,
-    lazy: { count: s.series.length, build: (i) => row(s.series[i]), first: 50, noun: 'series' },
-    caption: `All measurements of each series pooled. Quartiles: Hyndman–Fan type ${qt}${quantileName ? ' (' + quantileName(qt) + ')' : ''}; SD with n − 1.`,
+    testid: 'samples-summary', columns: summaryColumns(),
+    lazy: { count: s.series.length, build: (i) => summaryRow(s.series[i]), first: FIRST_ROWS, noun: 'series' },
+    caption: summaryCaption(qt, quantileName),
   });
 }
 
