@@ -811,7 +811,19 @@ pub fn optimal_measurements(t1_sq: f64, t2_sq: f64, cost_ratio: f64) -> Option<u
     if !(t2_sq > 0.0 && cost_ratio > 0.0 && t1_sq >= 0.0) {
         return None;
     }
-    Some(((cost_ratio * t1_sq / t2_sq).sqrt().ceil() as u64).max(1))
+    Some(whole_count((cost_ratio * t1_sq / t2_sq).sqrt()))
+}
+
+/// The largest count a plan gives: 2⁵³ − 1, the largest whole number a
+/// JavaScript number holds exactly. A variance component that is tiny but
+/// not zero asks for absurd counts (a plan of 9.3·10¹⁵ machines was seen),
+/// which the page could not be given at all.
+pub const MAX_COUNT: u64 = (1 << 53) - 1;
+
+/// A count from a real number: rounded up, at least 1, at most
+/// [`MAX_COUNT`] (NaN gives 1).
+pub fn whole_count(x: f64) -> u64 {
+    (x.ceil() as u64).clamp(1, MAX_COUNT)
 }
 
 /// Executions needed so that the CI half-width of the mean is at most

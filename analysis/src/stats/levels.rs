@@ -22,7 +22,7 @@
 
 use super::bootstrap::{index, interval_from, rng, BootstrapCi, BootstrapOptions};
 use super::dist::t_two_sided;
-use super::executions::units_needed;
+use super::executions::{units_needed, whole_count};
 use super::moments::Welford;
 use serde::Serialize;
 
@@ -298,7 +298,7 @@ pub fn plan(c: &Components, rel_half_width: f64, machine_cost: f64) -> Plan {
     };
     let per_machine = match (v2, t(2)) {
         (Some(v2), Some(t3)) if t3 > 0.0 && machine_cost > 0.0 => {
-            Some(((machine_cost * v2 / t3).sqrt().ceil() as u64).max(1))
+            Some(whole_count((machine_cost * v2 / t3).sqrt()))
         }
         _ => None,
     };
@@ -516,5 +516,46 @@ mod tests {
         let one = components(&[vec![vec![1.0]]], &opts(10)).expect("one value");
         assert_eq!(one.levels[0].s_sq, None);
         assert_eq!(one.ci, None);
+    }
+
+    /// Machines that add a variance far below the executions' ask for
+    /// executions per machine beyond any count a page can hold exactly: the
+    /// plan gives the largest such count instead (the wasm boundary refused
+    /// the whole campaign when it was 9.3·10¹⁵).
+    #[test]
+    fn a_tiny_machine_variance_plans_at_most_the_largest_exact_count() {
+        use crate::stats::executions::{whole_count, MAX_COUNT};
+        let level = |unit, t_sq: f64, per_parent| Level {
+            unit,
+            units: 3,
+            per_parent,
+            s_sq: Some(t_sq),
+            t_sq: Some(t_sq),
+            share: None,
+            impact: None,
+            t_sq_ci: None,
+            impact_ci: None,
+        };
+        let c = Components {
+            levels: vec![
+                level("measurement", 1.0, 100.0),
+                level("execution", 1.0, 3.0),
+                level("machine", 1e-40, 3.0),
+            ],
+            balanced: true,
+            mean: 100.0,
+            ci: None,
+            confidence: 0.95,
+            ci_note: None,
+        };
+        let p = plan(&c, 0.01, 10.0);
+        assert_eq!(p.executions_per_machine, Some(MAX_COUNT));
+        let json = serde_json::to_value(&p).unwrap();
+        assert_eq!(json["executions_per_machine"].as_u64(), Some((1 << 53) - 1));
+        assert_eq!(whole_count(f64::NAN), 1);
+        assert_eq!(whole_count(0.2), 1);
+        assert_eq!(whole_count(2.0), 2);
+        assert_eq!(whole_count(2.000001), 3);
+        assert_eq!(whole_count(1e300), MAX_COUNT);
     }
 }
