@@ -34,9 +34,14 @@ after(async () => {
 async function assertInert(page, dialogs, where) {
   assert.equal(await page.evaluate(() => typeof window.__pwned), 'undefined', `${where}: no payload ran`);
   assert.deepEqual(dialogs, [], `${where}: no dialog`);
-  // Only the page's own four script elements exist; the cells hold no
-  // element a payload would create.
-  assert.equal(await page.evaluate(() => document.scripts.length), 4, `${where}: script elements`);
+  // Only the page's own script elements exist (web/build.mjs: the app, each
+  // worker's code and wasm, the data block); the cells hold no element a
+  // payload would create.
+  assert.deepEqual(
+    await page.evaluate(() => [...document.scripts].map((e) => e.id).sort()),
+    ['', 'tickbook-data', 'tickbook-measure-wasm', 'tickbook-measure-worker', 'tickbook-wasm', 'tickbook-worker'],
+    `${where}: script elements`,
+  );
   assert.equal(await page.locator('#cells img, #cells iframe, #cells script, #cells svg[onload], #cells b').count(), 0, `${where}: injected elements`);
   const series = await page.$$eval('[data-testid=series-row]', (rows) => rows.map((r) => [r.dataset.series, r.querySelector('th code').textContent]));
   assert.deepEqual(series, fixture.series.map((s) => [s.name, s.name]), `${where}: names shown verbatim`);
