@@ -13,6 +13,7 @@
 //!   it (docs/methods.md);
 //! * the measurements per execution that minimise cost for a precision.
 
+use super::binned::{Bins, ShuffleScratch, BINNED_FROM};
 use super::bootstrap::{
     index, interval_from, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
 };
@@ -135,7 +136,9 @@ pub fn moments(executions: &[Vec<f64>]) -> Vec<Welford> {
 /// per replicate rather than once per statistic, as each resampled value is
 /// drawn (sums of its deviations from the execution's mean: no copy of the
 /// resample and no second pass over it; the same draws as
-/// [`hierarchical_ci`], moments equal to its up to rounding).
+/// [`hierarchical_ci`], moments equal to its up to rounding). Executions of
+/// [`BINNED_FROM`] measurements or more are resampled by counts of bins
+/// of near-equal values instead (stats::binned).
 pub fn hierarchical_cis(
     executions: &[Vec<f64>],
     stats: &[ExecStat],
@@ -151,6 +154,12 @@ pub fn hierarchical_cis(
         .iter()
         .map(|w| w.mean().unwrap_or(0.0))
         .collect();
+    // Big executions are resampled by bins (stats::binned).
+    let bins: Vec<Option<Bins>> = executions
+        .iter()
+        .zip(&centres)
+        .map(|(x, &c)| (x.len() >= BINNED_FROM).then(|| Bins::new(x, c)))
+        .collect();
     let mut m: Vec<Welford> = Vec::with_capacity(executions.len());
     let mut reps: Vec<Vec<f64>> = stats
         .iter()
@@ -162,10 +171,14 @@ pub fn hierarchical_cis(
             let k = index(&mut r, executions.len());
             let (src, c) = (&executions[k], centres[k]);
             let (mut s1, mut s2) = (0.0, 0.0);
-            for _ in 0..src.len() {
-                let d = src[index(&mut r, src.len())] - c;
-                s1 += d;
-                s2 += d * d;
+            if let Some(b) = &bins[k] {
+                (s1, s2) = b.resample_sums(&mut r);
+            } else {
+                for _ in 0..src.len() {
+                    let d = src[index(&mut r, src.len())] - c;
+                    s1 += d;
+                    s2 += d * d;
+                }
             }
             m.push(Welford::from_shifted_sums(src.len() as u64, c, s1, s2));
         }
@@ -353,8 +366,12 @@ struct Spread {
 
 /// `None` when an execution has fewer than two measurements.
 fn spreads(executions: &[Vec<f64>]) -> Option<Vec<Spread>> {
-    let w: Vec<Welford> = moments(executions);
-    let centre = mean_of_means(&w);
+    spreads_of(&moments(executions))
+}
+
+/// [`spreads`] from the executions' moments.
+fn spreads_of(w: &[Welford]) -> Option<Vec<Spread>> {
+    let centre = mean_of_means(w);
     w.iter()
         .map(|w| {
             Some(Spread {
@@ -450,6 +467,97 @@ fn factor_of(sp: &[Spread]) -> f64 {
     Sums::of(sp, &vec![1; sp.len()]).log_factor().exp()
 }
 
+/// Measurements grouped by execution, as [`paper_statistic`] reads them.
+trait Groups {
+    fn len(&self, e: usize) -> usize;
+    /// Measurement `k` of execution `e`.
+    fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64;
+}
+
+impl Groups for &[Vec<f64>] {
+    fn len(&self, e: usize) -> usize {
+        self[e].len()
+    }
+    fn get(&mut self, e: usize, k: usize, _: &mut impl rand::Rng) -> f64 {
+        self[e][k]
+    }
+}
+
+/// A shuffle of a series' measurements across its executions (each keeps
+/// its size), made only where it is read: the values at the positions read
+/// are drawn from the pool without replacement in the order they are first
+/// read, which is how a uniformly random permutation shows at those
+/// positions. The paper's statistic reads a few thousand of a big series'
+/// measurements; this spares dealing out all of them.
+struct LazyShuffle<'a> {
+    pool: &'a [f64],
+    /// Where each execution starts in the shuffled series.
+    starts: Vec<usize>,
+    /// Pool positions moved by the sparse Fisher–Yates shuffle.
+    moved: std::collections::HashMap<usize, usize>,
+    /// Values already dealt, by position in the shuffled series.
+    dealt: std::collections::HashMap<usize, f64>,
+    next: usize,
+}
+
+impl<'a> LazyShuffle<'a> {
+    fn new(pool: &'a [f64], sizes: impl Iterator<Item = usize>) -> Self {
+        let mut starts = vec![0];
+        for n in sizes {
+            starts.push(starts[starts.len() - 1] + n);
+        }
+        LazyShuffle {
+            pool,
+            starts,
+            moved: Default::default(),
+            dealt: Default::default(),
+            next: 0,
+        }
+    }
+
+    /// A fresh shuffle.
+    fn reset(&mut self) {
+        self.moved.clear();
+        self.dealt.clear();
+        self.next = 0;
+    }
+}
+
+impl Groups for LazyShuffle<'_> {
+    fn len(&self, e: usize) -> usize {
+        self.starts[e + 1] - self.starts[e]
+    }
+    fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
+        let at = self.starts[e] + k;
+        if let Some(&x) = self.dealt.get(&at) {
+            return x;
+        }
+        let i = self.next;
+        let j = i + index(r, self.pool.len() - i);
+        let pick = *self.moved.get(&j).unwrap_or(&j);
+        let here = *self.moved.get(&i).unwrap_or(&i);
+        self.moved.insert(j, here);
+        self.next += 1;
+        let x = self.pool[pick];
+        self.dealt.insert(at, x);
+        x
+    }
+}
+
+/// The pooled measurements of a series binned for its shuffles
+/// ([`Bins::shuffle_sums`]), with the centre of the bins' deviations: when
+/// the series is big and the bins few enough per execution for dealing out
+/// counts to cost less than dealing out values.
+fn binned_pool(pooled: &[f64], executions: &[Vec<f64>]) -> Option<(Bins, f64)> {
+    if pooled.len() < BINNED_FROM {
+        return None;
+    }
+    let centre = pooled.iter().sum::<f64>() / pooled.len() as f64;
+    let bins = Bins::new(pooled, centre);
+    // A hypergeometric draw per bin and execution costs tens of swaps.
+    (bins.bins() * executions.len() * 32 <= pooled.len()).then_some((bins, centre))
+}
+
 /// Scratch space for [`paper_statistic`].
 struct Scratch {
     seen: Vec<bool>,
@@ -484,7 +592,7 @@ impl Scratch {
 /// the SD. Needs g ≤ slots and g ≤ every execution's length. `None` when no
 /// within group varies.
 fn paper_statistic(
-    executions: &[Vec<f64>],
+    executions: &mut impl Groups,
     slots: &mut [usize],
     order: &[usize],
     g: usize,
@@ -503,16 +611,16 @@ fn paper_statistic(
         s.group.clear();
         s.picked.clear();
         for &e in &slots[..g] {
-            let ex = &executions[e];
-            let mut k = index(r, ex.len());
+            let len = executions.len(e);
+            let mut k = index(r, len);
             if s.seen[e] {
                 while s.picked.contains(&(e, k)) {
-                    k = index(r, ex.len());
+                    k = index(r, len);
                 }
             }
             s.seen[e] = true;
             s.picked.push((e, k));
-            s.group.push(ex[k]);
+            s.group.push(executions.get(e, k, r));
         }
         let across = Welford::from_slice(&s.group).variance();
         for &(e, _) in &s.picked {
@@ -521,8 +629,8 @@ fn paper_statistic(
         // g distinct measurements of one execution: the identity
         // permutation of indices, shuffled in its first g places and put
         // back after (O(g), not O(measurements)).
-        let ex = &executions[order[index(r, order.len())]];
-        let view = &mut s.m[..ex.len()];
+        let e = order[index(r, order.len())];
+        let view = &mut s.m[..executions.len(e)];
         s.swaps.clear();
         for i in 0..g.min(view.len()) {
             let j = i + index(r, view.len() - i);
@@ -530,8 +638,9 @@ fn paper_statistic(
             s.swaps.push(j);
         }
         s.group.clear();
-        s.group
-            .extend(view[..g.min(view.len())].iter().map(|&k| ex[k]));
+        for &k in &view[..g.min(view.len())] {
+            s.group.push(executions.get(e, k, r));
+        }
         let within = Welford::from_slice(&s.group).variance();
         for (i, &j) in s.swaps.iter().enumerate().rev() {
             view.swap(i, j);
@@ -572,7 +681,7 @@ pub fn impact_factor(
     }
     let order: Vec<usize> = (0..executions.len()).collect();
     paper_statistic(
-        executions,
+        &mut &executions[..],
         &mut order.clone(),
         &order,
         g,
@@ -685,40 +794,76 @@ pub fn impact_factor_analysis(
     let g = group_size(executions, o).unwrap_or(0);
     let paper_on = g >= 2 && o.pairs > 0;
     let mut rp = rng(b.seed ^ 0x6e75_6c6c);
-    let mut pooled: Vec<f64> = executions.iter().flatten().copied().collect();
-    let mut shuffled: Vec<Vec<f64>> = executions.iter().map(|x| vec![0.0; x.len()]).collect();
+    let pooled: Vec<f64> = executions.iter().flatten().copied().collect();
     let order: Vec<usize> = (0..e).collect();
     let mut slots = order.clone();
     let mut scratch = Scratch::new(executions);
     let mut null = Vec::with_capacity(o.permutations);
     let mut paper_null = Vec::new();
-    for k in 0..o.permutations {
-        for i in (1..pooled.len()).rev() {
-            pooled.swap(i, index(&mut rp, i + 1));
+    let mut push_factor = |sp: Option<Vec<Spread>>| {
+        if let Some(f) = sp.map(|sp| factor_of(&sp)).filter(|f| f.is_finite()) {
+            null.push(f);
         }
-        let mut at = 0;
-        for x in shuffled.iter_mut() {
-            let n = x.len();
-            x.copy_from_slice(&pooled[at..at + n]);
-            at += n;
-        }
-        if let Some(sp) = spreads(&shuffled) {
-            let f = factor_of(&sp);
-            if f.is_finite() {
-                null.push(f);
+    };
+    match binned_pool(&pooled, executions) {
+        // A big series: its shuffles dealt out by bins (stats::binned), the
+        // paper's statistic reading a shuffle made where it reads.
+        Some((bins, centre)) => {
+            let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
+            let mut deal = ShuffleScratch::default();
+            let mut lazy = LazyShuffle::new(&pooled, sizes.iter().copied());
+            for k in 0..o.permutations {
+                let w: Vec<Welford> = bins
+                    .shuffle_sums(&sizes, &mut rp, &mut deal)
+                    .iter()
+                    .zip(&sizes)
+                    .map(|(&(s1, s2), &n)| Welford::from_shifted_sums(n as u64, centre, s1, s2))
+                    .collect();
+                push_factor(spreads_of(&w));
+                if paper_on && k < PAPER_NULL_PERMUTATIONS {
+                    lazy.reset();
+                    if let Some(x) = paper_statistic(
+                        &mut lazy,
+                        &mut slots,
+                        &order,
+                        g,
+                        o.pairs,
+                        &mut rp,
+                        &mut scratch,
+                    ) {
+                        paper_null.push(x);
+                    }
+                }
             }
         }
-        if paper_on && k < PAPER_NULL_PERMUTATIONS {
-            if let Some(x) = paper_statistic(
-                &shuffled,
-                &mut slots,
-                &order,
-                g,
-                o.pairs,
-                &mut rp,
-                &mut scratch,
-            ) {
-                paper_null.push(x);
+        None => {
+            let mut pooled = pooled.clone();
+            let mut shuffled: Vec<Vec<f64>> =
+                executions.iter().map(|x| vec![0.0; x.len()]).collect();
+            for k in 0..o.permutations {
+                for i in (1..pooled.len()).rev() {
+                    pooled.swap(i, index(&mut rp, i + 1));
+                }
+                let mut at = 0;
+                for x in shuffled.iter_mut() {
+                    let n = x.len();
+                    x.copy_from_slice(&pooled[at..at + n]);
+                    at += n;
+                }
+                push_factor(spreads(&shuffled));
+                if paper_on && k < PAPER_NULL_PERMUTATIONS {
+                    if let Some(x) = paper_statistic(
+                        &mut &shuffled[..],
+                        &mut slots,
+                        &order,
+                        g,
+                        o.pairs,
+                        &mut rp,
+                        &mut scratch,
+                    ) {
+                        paper_null.push(x);
+                    }
+                }
             }
         }
     }
@@ -761,7 +906,7 @@ pub fn impact_factor_analysis(
                 }
                 slots.copy_from_slice(&order);
                 if let Some(x) = paper_statistic(
-                    executions,
+                    &mut &executions[..],
                     &mut slots,
                     &order,
                     g,
@@ -888,6 +1033,39 @@ mod tests {
 
     fn close(a: f64, b: f64) {
         assert!((a - b).abs() <= 1e-12 * b.abs(), "{a} vs {b}");
+    }
+
+    #[test]
+    fn a_lazy_shuffle_read_whole_is_a_uniform_permutation() {
+        let pool: Vec<f64> = (0..12).map(f64::from).collect();
+        let mut lazy = LazyShuffle::new(&pool, [5, 3, 4].into_iter());
+        let mut r = rng(4);
+        let mut first = [0usize; 12];
+        for _ in 0..24_000 {
+            lazy.reset();
+            // Read out of order and twice: a position keeps its value.
+            let mut seen: Vec<f64> = Vec::new();
+            for (e, k) in [(2, 3), (0, 0), (1, 2), (2, 3)] {
+                let x = lazy.get(e, k, &mut r);
+                if (e, k) == (2, 3) && !seen.is_empty() {
+                    assert_eq!(x, seen[0]);
+                    continue;
+                }
+                seen.push(x);
+            }
+            first[seen[0] as usize] += 1;
+            let places: Vec<(usize, usize)> = (0..3)
+                .flat_map(|e| (0..lazy.len(e)).map(move |k| (e, k)))
+                .collect();
+            let mut all: Vec<f64> = places
+                .into_iter()
+                .map(|(e, k)| lazy.get(e, k, &mut r))
+                .collect();
+            all.sort_by(f64::total_cmp);
+            assert_eq!(all, pool);
+        }
+        // Each value first 2,000 times, SD about 43.
+        assert!(first.iter().all(|&c| c.abs_diff(2000) < 200), "{first:?}");
     }
 
     #[test]

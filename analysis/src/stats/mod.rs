@@ -4,6 +4,7 @@
 //! vectors computed with those libraries are tests.
 
 pub mod bernoulli;
+pub mod binned;
 pub mod bootstrap;
 pub mod cluster;
 pub mod compare;
