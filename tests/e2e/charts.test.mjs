@@ -643,9 +643,13 @@ const SPECS = {
       const [head, rho] = (el.title ?? '').split('\n');
       if (head !== what) C.fail(`${what}: its tooltip names "${head}"`);
       if (!/^ρ = /.test(rho ?? '') || !sameShown(numberIn(rho), v, 3)) C.fail(`${what}: tooltip "${rho}" for ρ = ${v}`);
-      painted0.push({ value: Math.abs(v), fill: el.fill, what });
+      painted0.push({ value: Math.abs(v), sign: Math.sign(v), fill: el.fill, what });
     }
-    for (const p of checkSequentialFill(painted0, { slack: 0.02 })) C.fail(p);
+    // Darker the further from 0 on each side of RdBu; its red and blue
+    // ramps differ in luminance at equal |ρ|, so the sides are apart.
+    for (const side of [-1, 1]) {
+      for (const p of checkSequentialFill(painted0.filter((x) => x.sign === side), { slack: 0.02 })) C.fail(p);
+    }
     // Undefined cells: one per cell the report leaves null, empty (no
     // colour of the scale, no label) and saying so in its tooltip.
     const undef = group(s, 'cell', 0, classed('trace-matrix-undefined'));

@@ -117,7 +117,12 @@ function fewTicks(xs, text, [d0, d1], px) {
   return at.every((t, i) => i === 0 || t.px - at[i - 1].px >= (t.w + at[i - 1].w) / 2 + 8);
 }
 
-/** Powers of ten in [lo, hi], every other one when they would be under 48 px apart. */
+/**
+ * Powers of ten in [lo, hi], every other one when they would be under 48 px
+ * apart. A range holding fewer than two of them (200 ns to 5 µs holds one)
+ * takes 1, 2 and 5 times them, each 48 px clear of the last, and at worst
+ * its two ends: an axis needs two labels to be read.
+ */
 function decades(lo, hi, px) {
   const e0 = Math.ceil(Math.log10(lo) - 1e-9);
   const e1 = Math.floor(Math.log10(hi) + 1e-9);
@@ -125,7 +130,16 @@ function decades(lo, hi, px) {
   const step = perDecade >= 48 ? 1 : perDecade >= 24 ? 2 : 3;
   const out = [];
   for (let e = e0; e <= e1; e += step) out.push(10 ** e);
-  return out;
+  if (out.length >= 2) return out;
+  const inRange = (v) => v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9);
+  const more = [];
+  for (let e = e0 - 1; e <= e1 + 1; e++) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (inRange(v) && (!more.length || Math.log10(v / more[more.length - 1]) * perDecade >= 48)) more.push(v);
+    }
+  }
+  return more.length >= 2 ? more : [lo, hi];
 }
 
 /** A domain around a few values with a margin of a tenth of their range each side. */
