@@ -177,6 +177,26 @@ pub fn campaign_kept(ids: Vec<String>, options: JsValue) -> Result<JsValue, JsEr
     })
 }
 
+/// A kept browser measurement against a kept native `ops` run of the same
+/// machine (`tickbook analyze BROWSER --native OPS`): each wasm operation
+/// beside its native counterpart, the ratios and the regression.
+#[wasm_bindgen(js_name = nativeComparisonKept)]
+pub fn native_comparison_kept(
+    browser: &str,
+    native: &str,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    KEPT.with(|k| {
+        let k = k.borrow();
+        let (Some(b), Some(n)) = (k.get(browser), k.get(native)) else {
+            return Err(JsError::new("the file is not kept in the analysis"));
+        };
+        let r = kept::native_comparison_kept(b, n, &opts).map_err(|e| JsError::new(&e))?;
+        to_js(&r)
+    })
+}
+
 /// One kept file's series against a reference series: `compareSeries`
 /// without reading it again.
 #[wasm_bindgen(js_name = compareSeriesKept)]

@@ -11,11 +11,12 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkPrerequisites, tempDir, analyzeJson, serve, openBrowser, waitForFiles, screenshot,
-  readTable, num, sameNumber,
+  readTable, num, sameNumber, everySuiteCollection, tickbook,
 } from './harness.mjs';
 
 let tmp;
 const measured = {};
+const savedFiles = {}; // the saved result files, by page kind
 
 before(async () => {
   await checkPrerequisites();
@@ -69,6 +70,7 @@ async function measure(isolated) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('measure-save').click()]);
     const saved = path.join(tmp, `${isolated ? 'isolated' : 'plain'}-${download.suggestedFilename()}`);
     await download.saveAs(saved);
+    savedFiles[isolated ? 'isolated' : 'plain'] = saved;
     const [expected] = await analyzeJson([saved]);
     assert.ok(expected.ok, JSON.stringify(expected.error));
     const b = expected.browser;
@@ -127,5 +129,51 @@ test('isolation makes performance.now finer, and i64.add costs a sane time', () 
     // One dependent 64-bit add: a core cycle on anything from 0.2 to 10 GHz.
     assert.ok(add?.per_op_ns && add.per_op_ns.estimate > 0.1 && add.per_op_ns.estimate < 5,
       `i64.add latency ${add?.per_op_ns?.estimate} ns`);
+  }
+});
+
+test('WebAssembly against native: the page pairs the browser file with a native ops run as analyze --native does', { timeout: 900_000 }, async () => {
+  assert.ok(savedFiles.isolated, 'the isolated measurement ran');
+  const { run } = await everySuiteCollection();
+  const out = await tickbook(['analyze', savedFiles.isolated, '--native', run, '--json']);
+  const want = JSON.parse(out);
+  assert.ok(want.pairs.length >= 10, `${want.pairs.length} pairs`);
+  const server = await serve(path.join(tmp, 'results'));
+  const browser = await openBrowser(server.url);
+  try {
+    const { page, problems } = browser;
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', [savedFiles.isolated, run]);
+    await waitForFiles(page, 2, 120_000);
+    const cell = page.locator('[data-testid=native-cell]');
+    await cell.waitFor({ timeout: 60_000 });
+    assert.equal(await cell.count(), 1, 'one cell: one browser file, one native run');
+    const summary = page.getByTestId('native-summary');
+    assert.equal(await summary.getAttribute('data-pairs'), String(want.pairs.length));
+    assert.equal(await summary.getAttribute('data-clock'), want.native_clock);
+    const rows = await page.$$eval('[data-testid=native-pair]', (trs) => trs.map((tr) => ({
+      wasm: tr.dataset.wasm, native: tr.dataset.native, form: tr.dataset.form,
+      stats: Object.fromEntries([...tr.querySelectorAll('[data-stat]')].map((td) => [td.dataset.stat, td.dataset.value])),
+    })));
+    assert.deepEqual(rows.map((r) => `${r.wasm} ${r.native} ${r.form}`), want.pairs.map((p) => `${p.wasm} ${p.native} ${p.form}`));
+    want.pairs.forEach((p, i) => {
+      for (const stat of ['wasm_ns', 'native_ns', 'ratio']) {
+        assert.ok(sameNumber(num(rows[i].stats[stat]), p[stat]), `${p.wasm} ${stat}: page ${rows[i].stats[stat]}, CLI ${p[stat]}`);
+      }
+      // The ratio is the two costs' quotient, as drawn.
+      assert.ok(Math.abs(num(rows[i].stats.ratio) - num(rows[i].stats.wasm_ns) / num(rows[i].stats.native_ns)) <= 1e-9 * p.ratio, `${p.wasm}: ratio is wasm over native`);
+    });
+    const geo = want.pairs.length ? Math.exp(want.pairs.reduce((s, p) => s + Math.log(p.ratio), 0) / want.pairs.length) : null;
+    assert.ok(sameNumber(num(await page.getByTestId('native-geomean').getAttribute('data-value')), want.geometric_mean_ratio));
+    assert.ok(Math.abs(want.geometric_mean_ratio - geo) <= 1e-9 * geo, 'the geometric mean is of the pairs\' ratios');
+    const fit = page.getByTestId('native-fit');
+    assert.ok(sameNumber(num(await fit.getAttribute('data-r')), want.fit.r), 'Pearson r');
+    assert.ok(sameNumber(num(await fit.getAttribute('data-slope')), want.fit.slope), 'slope');
+    assert.equal(await page.getByTestId('native-slow').getAttribute('data-ops'), want.slow.join(' '));
+    await screenshot(page, 'browser-native');
+    assertClean(problems);
+  } finally {
+    await browser.close();
+    await server.stop();
   }
 });

@@ -12,6 +12,7 @@ use super::compare::{
 use super::{fill, fill_header, fill_some, in_pool, FileReport};
 use crate::options::Options;
 use crate::read::{read_document_within, Document, ReadError};
+use crate::suites::browser::report::NativeComparison;
 use crate::suites::samples::{
     samples_report_of, series_reports, Samples, SamplesReport, SeriesReport,
 };
@@ -215,4 +216,21 @@ pub fn compare_series_kept(
 ) -> Result<SeriesComparisonReport, String> {
     let (name, doc) = file.entry();
     compare_series(&name, &doc, reference, opts, warm_ups)
+}
+
+/// A kept browser measurement against a kept native `ops` run
+/// (`native_comparison_bytes` without reading them).
+pub fn native_comparison_kept(
+    browser: &KeptFile,
+    native: &KeptFile,
+    opts: &Options,
+) -> Result<NativeComparison, String> {
+    fn doc(f: &KeptFile) -> Result<&Document, String> {
+        f.doc.as_ref().map_err(ToString::to_string)
+    }
+    super::native_comparison_documents(
+        (&browser.name, doc(browser)?),
+        (&native.name, doc(native)?),
+        opts,
+    )
 }

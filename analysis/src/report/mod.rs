@@ -304,25 +304,37 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
 
 /// A browser measurement against a native `ops` run of the same machine
 /// (`tickbook analyze BROWSER --native OPS`): each file read as usual, then
-/// [`native_comparison`]. The error names the file that lacks its section.
+/// [`native_comparison_documents`].
 pub fn native_comparison_bytes(
     browser: (&str, &[u8]),
     native: (&str, &[u8]),
     opts: &Options,
 ) -> Result<NativeComparison, String> {
-    let read = |(name, bytes): (&str, &[u8])| match read_document_within(name, bytes, &opts.limits)
-    {
-        Ok(Document::Run(run)) => Ok(run),
-        Ok(Document::Samples(_)) => Err(format!("{name}: a samples file, not a run")),
-        Err(e) => Err(e.to_string()),
+    let read = |(name, bytes): (&str, &[u8])| {
+        read_document_within(name, bytes, &opts.limits).map_err(|e| e.to_string())
     };
-    let b = read(browser)?;
-    let n = read(native)?;
-    let b = b
+    let (b, n) = (read(browser)?, read(native)?);
+    native_comparison_documents((browser.0, &b), (native.0, &n), opts)
+}
+
+/// [`native_comparison`] of two read documents (the page's kept files).
+/// The error names the file that is not a run or lacks its section.
+pub fn native_comparison_documents(
+    browser: (&str, &Document),
+    native: (&str, &Document),
+    opts: &Options,
+) -> Result<NativeComparison, String> {
+    fn run<'a>((name, doc): (&str, &'a Document)) -> Result<&'a RunDocument, String> {
+        match doc {
+            Document::Run(run) => Ok(run.as_ref()),
+            Document::Samples(_) => Err(format!("{name}: a samples file, not a run")),
+        }
+    }
+    let b = run(browser)?
         .browser
         .as_ref()
         .ok_or_else(|| format!("{}: no browser measurement in it", browser.0))?;
-    let n = n
+    let n = run(native)?
         .ops
         .as_ref()
         .ok_or_else(|| format!("{}: no native operations in it", native.0))?;

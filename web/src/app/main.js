@@ -10,6 +10,7 @@ import { QUANTILE_TYPES } from '../ui/quantiles.js';
 import { h, clear } from '../ui/dom.js';
 import { compareCell, comparePending, compareFailed, seriesCell } from '../cells/compare.js';
 import { campaignCell, isCampaign } from '../cells/campaign.js';
+import { nativeCell } from '../cells/browser/native.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import {
   initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare, declareViewFields,
@@ -56,6 +57,10 @@ $('cells').prepend(compareSlot);
 const campaignSlot = h('div', { class: 'campaign-slot' });
 compareSlot.after(campaignSlot);
 let campaignRun = 0; // newest campaign request; older answers are dropped
+// Below that, a browser measurement against each native ops run loaded with it.
+const nativeSlot = h('div', { class: 'native-slot' });
+campaignSlot.after(nativeSlot);
+let nativeRun = 0; // newest request; older answers are dropped
 const compareView = restoreCompare(shared); // the Comparison cell's toggles, from a link (state.js)
 let pool = compareView.pool; // the Comparison cell's pooling toggle
 let warmUps = compareView.warmUps; // its warm-up toggle (the CLI's --warm-ups)
@@ -239,6 +244,7 @@ async function show(key, report) {
     applied = options;
     scheduleCompare();
     scheduleCampaign();
+    scheduleNative();
   }
 }
 
@@ -251,6 +257,7 @@ function cancelWork() {
   analyzer.cancel();
   compareRun += 1;
   campaignRun += 1;
+  nativeRun += 1;
   if (compareSlot.querySelector('[data-pending]')) clear(compareSlot);
   if (applied && applied !== options) {
     options = applied;
@@ -371,6 +378,30 @@ async function scheduleCampaign() {
   if (cell) campaignSlot.append(cell);
 }
 
+/**
+ * Recompute the WebAssembly-against-native cells: each loaded browser
+ * measurement against each loaded run with native operations.
+ */
+async function scheduleNative() {
+  const run = ++nativeRun;
+  const ok = [...files].filter(([, f]) => f.report?.ok);
+  const browsers = ok.filter(([, f]) => f.report.browser);
+  const natives = ok.filter(([, f]) => f.report.ops);
+  const cells = [];
+  for (const [bk, b] of browsers) {
+    for (const [nk, n] of natives) {
+      try {
+        cells.push(nativeCell(await analyzer.nativeComparison(bk, nk, options), b.name, n.name));
+      } catch (e) {
+        if (e?.cancelled) return;
+        cells.push(h('section', { class: 'cell error', 'data-testid': 'native-failed' }, h('h2', {}, 'WebAssembly against native'), h('p', {}, e?.message ?? String(e))));
+      }
+      if (run !== nativeRun) return;
+    }
+  }
+  clear(nativeSlot).append(...cells);
+}
+
 function remove(key) {
   if (!files.has(key)) return;
   files.delete(key);
@@ -380,6 +411,7 @@ function remove(key) {
   if (!analyzer.analyzing) {
     scheduleCompare();
     scheduleCampaign();
+    scheduleNative();
   }
   document.body.classList.toggle('many-files', files.size > 4);
   if (files.size === 0) {

@@ -183,6 +183,11 @@ export class Analyzer {
     return this.call('compareSeries', id, options, reference ?? null, warmUps);
   }
 
+  /** A kept browser measurement against a kept native ops run (report::native_comparison_documents). */
+  nativeComparison(browser, native, options) {
+    return this.call('nativeComparison', browser, native, options);
+  }
+
   /** The kept files as one campaign (report::campaign::campaign_files). */
   campaign(ids, options) {
     this.onProgress?.({ label: `Analysing a campaign of ${ids.length} files` });

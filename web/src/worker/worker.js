@@ -40,7 +40,7 @@
 
 import init, { applyCalibration, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // Each file's document, read once and kept in the module under the file's id (report::kept).
-import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, compareKept, compareKeptPart, campaignKept, compareSeriesKept } from '../../pkg/tickbook_analysis_wasm.js';
+import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, compareKept, compareKeptPart, campaignKept, compareSeriesKept, nativeComparisonKept } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order.
 import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
@@ -67,6 +67,11 @@ const CALLS = {
   compareSeries: (id, options, reference, warmUps) => {
     if (!kept(id, options)) throw new Error('compareSeries: the file is not loaded');
     return compareSeriesKept(id, options, reference ?? undefined, Boolean(warmUps));
+  },
+  // A browser measurement against a native ops run (report::native_comparison_documents).
+  nativeComparison: (browser, native, options) => {
+    if (!kept(browser, options) || !kept(native, options)) throw new Error('nativeComparison: the file is not loaded');
+    return nativeComparisonKept(browser, native, options);
   },
   // The loaded files as one campaign (report::campaign), for the Campaign cell.
   campaign: (ids, options) => campaignKept(ids.filter((id) => kept(id, options)), options),
