@@ -556,6 +556,96 @@ impl Groups for LazyShuffle<'_> {
     }
 }
 
+/// Shuffles of a series' measurements across its executions (each keeps its
+/// size), for the impact factor's null.
+enum Shuffle<'a> {
+    /// A big series: each shuffle dealt out by bins (stats::binned), and
+    /// the paper's statistic reading a shuffle made where it reads.
+    Binned(Box<BinnedShuffle<'a>>),
+    /// Value by value: the pool shuffled whole and cut into executions.
+    Values {
+        pool: Vec<f64>,
+        shuffled: Vec<Vec<f64>>,
+    },
+}
+
+struct BinnedShuffle<'a> {
+    bins: Bins,
+    centre: f64,
+    sizes: Vec<usize>,
+    deal: ShuffleScratch,
+    lazy: LazyShuffle<'a>,
+}
+
+impl<'a> Shuffle<'a> {
+    fn new(pooled: &'a [f64], executions: &[Vec<f64>]) -> Self {
+        let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
+        match binned_pool(pooled, executions) {
+            Some((bins, centre)) => Shuffle::Binned(Box::new(BinnedShuffle {
+                bins,
+                centre,
+                lazy: LazyShuffle::new(pooled, sizes.iter().copied()),
+                sizes,
+                deal: ShuffleScratch::default(),
+            })),
+            None => Shuffle::Values {
+                pool: pooled.to_vec(),
+                shuffled: sizes.iter().map(|&n| vec![0.0; n]).collect(),
+            },
+        }
+    }
+
+    /// The next shuffle, and its executions' spreads.
+    fn next(&mut self, r: &mut impl rand::Rng) -> Option<Vec<Spread>> {
+        match self {
+            Shuffle::Binned(b) => {
+                let BinnedShuffle {
+                    bins,
+                    centre,
+                    sizes,
+                    deal,
+                    lazy,
+                } = b.as_mut();
+                lazy.reset();
+                let w: Vec<Welford> = bins
+                    .shuffle_sums(sizes, r, deal)
+                    .iter()
+                    .zip(sizes.iter())
+                    .map(|(&(s1, s2), &n)| Welford::from_shifted_sums(n as u64, *centre, s1, s2))
+                    .collect();
+                spreads_of(&w)
+            }
+            Shuffle::Values { pool, shuffled } => {
+                for i in (1..pool.len()).rev() {
+                    pool.swap(i, index(r, i + 1));
+                }
+                let mut at = 0;
+                for x in shuffled.iter_mut() {
+                    let n = x.len();
+                    x.copy_from_slice(&pool[at..at + n]);
+                    at += n;
+                }
+                spreads(shuffled)
+            }
+        }
+    }
+}
+
+impl Groups for Shuffle<'_> {
+    fn len(&self, e: usize) -> usize {
+        match self {
+            Shuffle::Binned(b) => b.lazy.len(e),
+            Shuffle::Values { shuffled, .. } => shuffled[e].len(),
+        }
+    }
+    fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
+        match self {
+            Shuffle::Binned(b) => b.lazy.get(e, k, r),
+            Shuffle::Values { shuffled, .. } => shuffled[e][k],
+        }
+    }
+}
+
 /// The pooled measurements of a series binned for its shuffles
 /// ([`Bins::shuffle_sums`]), with the centre of the bins' deviations: when
 /// the series is big and the bins few enough per execution for dealing out
@@ -812,70 +902,26 @@ pub fn impact_factor_analysis(
     let mut scratch = Scratch::new(executions);
     let mut null = Vec::with_capacity(o.permutations);
     let mut paper_null = Vec::new();
-    let mut push_factor = |sp: Option<Vec<Spread>>| {
-        if let Some(f) = sp.map(|sp| factor_of(&sp)).filter(|f| f.is_finite()) {
+    let mut shuffle = Shuffle::new(&pooled, executions);
+    for k in 0..o.permutations {
+        if let Some(f) = shuffle
+            .next(&mut rp)
+            .map(|sp| factor_of(&sp))
+            .filter(|f| f.is_finite())
+        {
             null.push(f);
         }
-    };
-    match binned_pool(&pooled, executions) {
-        // A big series: its shuffles dealt out by bins (stats::binned), the
-        // paper's statistic reading a shuffle made where it reads.
-        Some((bins, centre)) => {
-            let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
-            let mut deal = ShuffleScratch::default();
-            let mut lazy = LazyShuffle::new(&pooled, sizes.iter().copied());
-            for k in 0..o.permutations {
-                let w: Vec<Welford> = bins
-                    .shuffle_sums(&sizes, &mut rp, &mut deal)
-                    .iter()
-                    .zip(&sizes)
-                    .map(|(&(s1, s2), &n)| Welford::from_shifted_sums(n as u64, centre, s1, s2))
-                    .collect();
-                push_factor(spreads_of(&w));
-                if paper_on && k < PAPER_NULL_PERMUTATIONS {
-                    lazy.reset();
-                    if let Some(x) = paper_statistic(
-                        &mut lazy,
-                        &mut slots,
-                        &order,
-                        g,
-                        o.pairs,
-                        &mut rp,
-                        &mut scratch,
-                    ) {
-                        paper_null.push(x);
-                    }
-                }
-            }
-        }
-        None => {
-            let mut pooled = pooled.clone();
-            let mut shuffled: Vec<Vec<f64>> =
-                executions.iter().map(|x| vec![0.0; x.len()]).collect();
-            for k in 0..o.permutations {
-                for i in (1..pooled.len()).rev() {
-                    pooled.swap(i, index(&mut rp, i + 1));
-                }
-                let mut at = 0;
-                for x in shuffled.iter_mut() {
-                    let n = x.len();
-                    x.copy_from_slice(&pooled[at..at + n]);
-                    at += n;
-                }
-                push_factor(spreads(&shuffled));
-                if paper_on && k < PAPER_NULL_PERMUTATIONS {
-                    if let Some(x) = paper_statistic(
-                        &mut &shuffled[..],
-                        &mut slots,
-                        &order,
-                        g,
-                        o.pairs,
-                        &mut rp,
-                        &mut scratch,
-                    ) {
-                        paper_null.push(x);
-                    }
-                }
+        if paper_on && k < PAPER_NULL_PERMUTATIONS {
+            if let Some(x) = paper_statistic(
+                &mut shuffle,
+                &mut slots,
+                &order,
+                g,
+                o.pairs,
+                &mut rp,
+                &mut scratch,
+            ) {
+                paper_null.push(x);
             }
         }
     }
