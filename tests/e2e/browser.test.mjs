@@ -11,7 +11,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
   checkPrerequisites, tempDir, analyzeJson, serve, openBrowser, waitForFiles, screenshot,
-  readTable, num, sameNumber, everySuiteCollection, tickbook,
+  readTable, num, sameNumber, everySuiteCollection, tickbook, assertClean,
 } from './harness.mjs';
 
 let tmp;
@@ -27,12 +27,6 @@ after(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-function assertClean(problems) {
-  assert.deepEqual(problems.pageErrors, [], 'page errors');
-  assert.deepEqual(problems.consoleErrors, [], 'console errors');
-  assert.deepEqual(problems.foreignRequests, [], 'requests that did not go to the local server');
-  assert.deepEqual(problems.failedRequests, [], 'failed requests');
-}
 
 /** Click Measure this browser (quick), wait for the file, save it; the saved path and the page. */
 async function measure(isolated) {

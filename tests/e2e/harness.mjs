@@ -2,6 +2,7 @@
 // collect, analyze), a headless Chromium through playwright-core, and the
 // checks every test makes (no console errors, no request off the server).
 
+import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtemp, rm, mkdir, access, stat, rename, readdir } from 'node:fs/promises';
@@ -111,6 +112,17 @@ export async function serve(resultsDir, { bin = tickbookBin(), webRoot = WEB_DIS
     if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL');
   };
   return { url, stop };
+}
+
+/**
+ * The page ran clean: no page or console errors, no request off the local
+ * server and (unless `failed` is false) none that failed.
+ */
+export function assertClean(problems, { failed = true } = {}) {
+  assert.deepEqual(problems.pageErrors, [], 'page errors');
+  assert.deepEqual(problems.consoleErrors, [], 'console errors');
+  assert.deepEqual(problems.foreignRequests, [], 'requests that did not go to the local server');
+  if (failed) assert.deepEqual(problems.failedRequests, [], 'failed requests');
 }
 
 /**

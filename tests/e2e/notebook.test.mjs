@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   FIXTURES, checkPrerequisites, tempDir, tickbook, analyzeJson, serve, openBrowser,
-  waitForFiles, screenshot, readTable, num, sameNumber,
+  waitForFiles, screenshot, readTable, num, sameNumber, assertClean,
 } from './harness.mjs';
 import { rm } from 'node:fs/promises';
 
@@ -35,12 +35,6 @@ after(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-function assertClean(problems) {
-  assert.deepEqual(problems.pageErrors, [], 'page errors');
-  assert.deepEqual(problems.consoleErrors, [], 'console errors');
-  assert.deepEqual(problems.foreignRequests, [], 'requests that did not go to the local server');
-  assert.deepEqual(problems.failedRequests, [], 'failed requests');
-}
 
 async function checkFileList(page) {
   const rows = await page.$$eval('[data-testid=file-row]', (trs) => trs.map((tr) => ({

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
-  ARTIFACTS, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, readTable, num, sameNumber,
+  ARTIFACTS, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, readTable, num, sameNumber, assertClean,
 } from './harness.mjs';
 import { syntheticOpsRun } from './synthetic.mjs';
 
@@ -88,11 +88,6 @@ async function waitForOptions(page, file, check) {
   }, { f: file, c: check }, { timeout: 60_000 });
 }
 
-function assertClean(problems) {
-  assert.deepEqual(problems.pageErrors, [], 'page errors');
-  assert.deepEqual(problems.consoleErrors, [], 'console errors');
-  assert.deepEqual(problems.foreignRequests, [], 'requests that did not go to the local server');
-}
 
 const eq = (actual, expected, what) => assert.ok(sameNumber(num(actual), expected ?? null), `${what}: page ${actual}, CLI ${expected}`);
 
@@ -359,7 +354,7 @@ test('Clocks extras, Bernoulli and Operations cells match tickbook analyze --jso
     for (const id of ['bernoulli-cell', 'ops-cell', 'cross-cpu']) {
       await page.locator(`[data-testid=${id}]`).first().screenshot({ path: path.join(ARTIFACTS, `${id}.png`) });
     }
-    assertClean(problems);
+    assertClean(problems, { failed: false });
   } finally {
     await close();
   }
@@ -429,7 +424,7 @@ test('confidence, resamples, seed and linkage re-analyse in the worker; the view
     }
     if (f.calibration) eq(await page.locator(`${opsSel} [data-testid=fit-slope]`).getAttribute('data-hi'), f.calibration.fit.slope_ci[1], '99 % slope CI');
     await screenshot(page, 'suites-dark');
-    assertClean(problems);
+    assertClean(problems, { failed: false });
   } finally {
     await close();
   }
@@ -495,7 +490,7 @@ test('a fit exported from one file applies to another: the page matches tickbook
     // Removing the fit drops the column.
     await page.locator(`${dst} [data-testid=remove-fit]`).click();
     await page.waitForFunction((sel) => !document.querySelector(`${sel} [data-stat=calibrated_ns]`), dst);
-    assertClean(problems);
+    assertClean(problems, { failed: false });
   } finally {
     await close();
   }
