@@ -1,12 +1,15 @@
 //! The operations and the exact modules that time them, emitted with
 //! wasm-encoder: one module per operation, form and length (n or 2n copies).
 //!
-//! Each module exports `run(iterations)` (a loop of the sequence, timed
-//! from outside for the long runs) and `trials(count) -> ticks` (the
-//! Bernoulli trials: the imported clock read before and after one pass of
-//! the sequence, counting the passes in which it changed). Operands are
-//! loaded from memory at entry and the accumulators stored back at exit, so
-//! the engine can neither fold the sequence nor drop it as dead code.
+//! Each module exports one function, `go(count, timed) -> ticks`: `count`
+//! passes of the sequence, and when `timed` is not 0, the imported clock
+//! read before and after each pass, counting the passes in which it
+//! changed (the Bernoulli trials). Untimed, it is the long run, timed from
+//! outside. One function, so the long runs and the trials run the same
+//! compiled code: two functions are two compilations, which an engine may
+//! optimise apart. Operands are loaded from memory at entry and the
+//! accumulators stored back at exit, so the engine can neither fold the
+//! sequence nor drop it as dead code.
 
 use wasm_encoder::{
     BlockType, CodeSection, ConstExpr, DataSection, ElementSection, Elements, EntityType,
@@ -366,18 +369,20 @@ pub fn ops() -> Vec<OpDef> {
     ]
 }
 
-// Function indices: the imported clock, then run, trials, the callee.
+// Function indices: the imported clock, then go, the callee.
 const NOW: u32 = 0;
-const CALLEE: u32 = 3;
+const GO: u32 = 1;
+const CALLEE: u32 = 2;
 // Type indices.
 const T_NOW: u32 = 0;
-const T_RUN: u32 = 1;
-const T_TRIALS: u32 = 2;
-const T_CALLEE: u32 = 3;
+const T_GO: u32 = 1;
+const T_CALLEE: u32 = 2;
 
-/// Locals after the one parameter: LANES accumulators, b, the table index,
-/// then (trials only) the tick count and the first clock value.
-const ACC: u32 = 1;
+/// The parameters (passes, timed), then the locals: LANES accumulators, b,
+/// the table index, the tick count and the first clock value.
+const COUNT: u32 = 0;
+const TIMED: u32 = 1;
+const ACC: u32 = 2;
 const B: u32 = ACC + LANES;
 const INDEX: u32 = B + 1;
 const HITS: u32 = INDEX + 1;
@@ -388,16 +393,16 @@ pub fn module(op: &OpDef, form: &str, copies: u32) -> Vec<u8> {
     let ty = op.ty.val();
     let mut types = TypeSection::new();
     types.ty().function([], [ValType::F64]);
-    types.ty().function([ValType::I32], []);
-    types.ty().function([ValType::I32], [ValType::I32]);
+    types
+        .ty()
+        .function([ValType::I32, ValType::I32], [ValType::I32]);
     types.ty().function([ty], [ty]);
 
     let mut imports = ImportSection::new();
     imports.import("env", "now", EntityType::Function(T_NOW));
 
     let mut funcs = FunctionSection::new();
-    funcs.function(T_RUN);
-    funcs.function(T_TRIALS);
+    funcs.function(T_GO);
     funcs.function(T_CALLEE);
 
     let mut tables = TableSection::new();
@@ -417,8 +422,7 @@ pub fn module(op: &OpDef, form: &str, copies: u32) -> Vec<u8> {
         page_size_log2: None,
     });
     let mut exports = ExportSection::new();
-    exports.export("run", ExportKind::Func, 1);
-    exports.export("trials", ExportKind::Func, 2);
+    exports.export("go", ExportKind::Func, GO);
     let mut elements = ElementSection::new();
     elements.active(
         None,
@@ -428,8 +432,7 @@ pub fn module(op: &OpDef, form: &str, copies: u32) -> Vec<u8> {
 
     let lanes = if form == "latency" { 1 } else { LANES };
     let mut code = CodeSection::new();
-    code.function(&body(op, lanes, copies, false));
-    code.function(&body(op, lanes, copies, true));
+    code.function(&body(op, lanes, copies));
     let mut callee = Function::new([]);
     callee.instruction(&Instruction::LocalGet(0));
     callee.instruction(&Instruction::End);
@@ -463,16 +466,18 @@ fn initial_memory(op: &OpDef) -> Vec<u8> {
     bytes
 }
 
-/// `run(iterations)` or `trials(count) -> ticks`: load the operands, loop,
-/// store the accumulators.
-fn body(op: &OpDef, lanes: u32, copies: u32, trials: bool) -> Function {
+/// `go(count, timed) -> ticks`: load the operands, loop, store the
+/// accumulators.
+fn body(op: &OpDef, lanes: u32, copies: u32) -> Function {
     use Instruction as I;
     let ty = op.ty.val();
-    let mut locals = vec![(LANES, ty), (1, ty), (1, ValType::I32)];
-    if trials {
-        locals.push((1, ValType::I32));
-        locals.push((1, ValType::F64));
-    }
+    let locals = vec![
+        (LANES, ty),
+        (1, ty),
+        (1, ValType::I32),
+        (1, ValType::I32),
+        (1, ValType::F64),
+    ];
     let mut f = Function::new(locals);
     for k in 0..LANES {
         if matches!(op.kind, Kind::Load) {
@@ -491,21 +496,23 @@ fn body(op: &OpDef, lanes: u32, copies: u32, trials: bool) -> Function {
     f.instruction(&I::LocalSet(INDEX));
 
     f.instruction(&I::Loop(BlockType::Empty));
-    if trials {
-        f.instruction(&I::Call(NOW));
-        f.instruction(&I::LocalSet(T0));
-    }
+    f.instruction(&I::LocalGet(TIMED));
+    f.instruction(&I::If(BlockType::Empty));
+    f.instruction(&I::Call(NOW));
+    f.instruction(&I::LocalSet(T0));
+    f.instruction(&I::End);
     for j in 0..copies {
         copy(&mut f, op, ACC + j % lanes, j);
     }
-    if trials {
-        f.instruction(&I::Call(NOW));
-        f.instruction(&I::LocalGet(T0));
-        f.instruction(&I::F64Ne);
-        f.instruction(&I::LocalGet(HITS));
-        f.instruction(&I::I32Add);
-        f.instruction(&I::LocalSet(HITS));
-    }
+    f.instruction(&I::LocalGet(TIMED));
+    f.instruction(&I::If(BlockType::Empty));
+    f.instruction(&I::Call(NOW));
+    f.instruction(&I::LocalGet(T0));
+    f.instruction(&I::F64Ne);
+    f.instruction(&I::LocalGet(HITS));
+    f.instruction(&I::I32Add);
+    f.instruction(&I::LocalSet(HITS));
+    f.instruction(&I::End);
     if matches!(op.kind, Kind::Store) {
         // The stored value changes every pass (the same one add for n and 2n).
         f.instruction(&I::LocalGet(ACC));
@@ -513,10 +520,10 @@ fn body(op: &OpDef, lanes: u32, copies: u32, trials: bool) -> Function {
         f.instruction(&I::I64Add);
         f.instruction(&I::LocalSet(ACC));
     }
-    f.instruction(&I::LocalGet(0));
+    f.instruction(&I::LocalGet(COUNT));
     f.instruction(&I::I32Const(1));
     f.instruction(&I::I32Sub);
-    f.instruction(&I::LocalTee(0));
+    f.instruction(&I::LocalTee(COUNT));
     f.instruction(&I::BrIf(0));
     f.instruction(&I::End);
 
@@ -525,9 +532,7 @@ fn body(op: &OpDef, lanes: u32, copies: u32, trials: bool) -> Function {
         f.instruction(&I::LocalGet(ACC + k));
         f.instruction(&op.ty.store(SINK_AT + 8 * u64::from(k)));
     }
-    if trials {
-        f.instruction(&I::LocalGet(HITS));
-    }
+    f.instruction(&I::LocalGet(HITS));
     f.instruction(&I::End);
     f
 }

@@ -40,10 +40,20 @@ impl OpsPlan {
     }
 }
 
-/// One instantiated module: its `run` and `trials`.
+/// One instantiated module: its `go(count, timed)`.
 struct Compiled {
-    run: Function,
-    trials: Function,
+    go: Function,
+}
+
+impl Compiled {
+    /// `count` passes; with `timed`, the passes in which the clock changed.
+    fn go(&self, count: u32, timed: bool) -> Result<JsValue, JsValue> {
+        self.go.call2(
+            &JsValue::NULL,
+            &JsValue::from(count),
+            &JsValue::from(u32::from(timed)),
+        )
+    }
 }
 
 fn instantiate(bytes: &[u8], now: &Function) -> Result<Compiled, JsValue> {
@@ -59,21 +69,18 @@ fn instantiate(bytes: &[u8], now: &Function) -> Result<Compiled, JsValue> {
             .dyn_into::<Function>()
             .map_err(|_| JsValue::from_str(&format!("the module exports no function {name}")))
     };
-    Ok(Compiled {
-        run: get("run")?,
-        trials: get("trials")?,
-    })
+    Ok(Compiled { go: get("go")? })
 }
 
-/// ms that `run(iterations)` took.
+/// ms that `iterations` untimed passes took.
 fn time_run(c: &Compiled, iterations: u32, perf: &Performance) -> Result<f64, JsValue> {
     let t0 = perf.now();
-    c.run.call1(&JsValue::NULL, &JsValue::from(iterations))?;
+    c.go(iterations, false)?;
     Ok(perf.now() - t0)
 }
 
-/// Call `run` until `warm_ms` have passed, doubling the iterations while a
-/// call is shorter than a fifth of it (long against the clock's tick): the
+/// Run untimed passes until `warm_ms` have passed, doubling the iterations
+/// while a call is shorter than a fifth of it (long against the tick): the
 /// engine's first tier compiles at once and the optimising one after
 /// enough looping, in the background, for a later call. Then keep calling
 /// until no call has been 3 % faster than the best so far for `warm_ms`
@@ -103,15 +110,15 @@ fn warm_up(c: &Compiled, warm_ms: f64, perf: &Performance) -> Result<(), JsValue
             break;
         }
     }
-    // The trials function is another function to tier up.
+    // The timed path's clock calls, through the same code.
     let warm_trials = perf.now();
     while perf.now() - warm_trials < warm_ms / 4.0 {
-        c.trials.call1(&JsValue::NULL, &JsValue::from(256u32))?;
+        c.go(256, true)?;
     }
     Ok(())
 }
 
-/// `trials` called until `total` trials ran, in chunks of `chunk` trials,
+/// Timed passes until `total` trials ran, in chunks of `chunk` trials,
 /// each chunk timed (the analysis sets aside the disturbed ones).
 fn run_trials(
     c: &Compiled,
@@ -124,7 +131,7 @@ fn run_trials(
     while left > 0 {
         let trials = left.min(u64::from(chunk)) as u32;
         let t0 = perf.now();
-        let hits = c.trials.call1(&JsValue::NULL, &JsValue::from(trials))?;
+        let hits = c.go(trials, true)?;
         let elapsed_ns = ((perf.now() - t0) * 1e6).max(0.0);
         let ticks = (hits.as_f64().unwrap_or(0.0).max(0.0) as u64).min(u64::from(trials));
         chunks.push(TrialChunk {

@@ -78,8 +78,8 @@ pub struct WasmTrials {
     pub ticks_n: u64,
     pub trials_2n: u64,
     pub ticks_2n: u64,
-    /// The trials as they ran, in chunks (one call of the module's
-    /// `trials` each), with each chunk's wall time: a chunk much slower per
+    /// The trials as they ran, in chunks (one timed call of the module's
+    /// `go` each), with each chunk's wall time: a chunk much slower per
     /// trial than its sequence's others was disturbed (the worker
     /// descheduled, a collection) and is set aside by the analysis. Their
     /// sums are the totals above.
