@@ -177,6 +177,63 @@ fn bernoulli_estimate_interval_and_coverage() {
     let c = r.coverage.expect("coverage");
     assert_eq!((c.ops, c.covered), (2, 1));
     assert_eq!(c.share, 0.5);
+    // No chunks in the file: the untimed long runs are the reference.
+    assert!(!c.wall_reference);
+    assert_eq!(b.wall_per_op_ns, None);
+    assert_eq!(c.covered_untimed, 1);
+    assert_eq!(
+        b.reference_ns,
+        Some(r.ops[0].per_op_ns.as_ref().expect("long runs").estimate)
+    );
+}
+
+#[test]
+fn trials_are_held_to_their_own_wall_time() {
+    // Reading the clock between passes makes a copy cost 10 ns where back
+    // to back it costs 20 (as calls did in Chromium): the trials' chunks,
+    // long runs of the timed passes, take 1100 ns a trial for n copies and
+    // 2100 for 2n, 10 ns a copy; their ticks say 10 too (p 0.1 and 0.3 of
+    // a 5 µs tick). The interval is held to the 10, not to the untimed 20.
+    let chunk = |ticks, elapsed_ns| TrialChunk {
+        trials: 1_000,
+        ticks,
+        elapsed_ns,
+    };
+    // One chunk of 2n paused 0.84 ms between passes (its ticks as usual,
+    // 1.4 times the others' time: not set aside): its time is left out of
+    // the wall time with the fastest chunk's (a mean of all would say
+    // 10.84 ns).
+    let mut chunks_2n = vec![chunk(300, 2.1e6); 10];
+    chunks_2n[3].elapsed_ns = 2.94e6;
+    let trials = WasmTrials {
+        planned_tick_ns: 5_000.0,
+        trials_n: 10_000,
+        ticks_n: 1_000,
+        trials_2n: 10_000,
+        ticks_2n: 3_000,
+        chunks_n: vec![chunk(100, 1.1e6); 10],
+        chunks_2n,
+    };
+    let r = browser_report(
+        &data(vec![op("call", None, 20.0, Some(trials))]),
+        Vec::new(),
+        &Options::default(),
+    );
+    let o = &r.ops[0];
+    assert!((o.per_op_ns.as_ref().expect("untimed").estimate - 20.0).abs() < 1e-9);
+    let b = o.bernoulli.as_ref().expect("trials");
+    assert!((b.per_op_ns - 10.0).abs() < 1e-9);
+    let wall = b.wall_per_op_ns.expect("from the chunks");
+    assert!((wall - 10.0).abs() < 1e-9, "{wall}");
+    assert_eq!(b.reference_ns, Some(wall));
+    assert_eq!(
+        (b.covers_reference, b.covers_untimed),
+        (Some(true), Some(false))
+    );
+    let c = r.coverage.expect("coverage");
+    assert!(c.wall_reference);
+    assert_eq!((c.ops, c.covered, c.covered_untimed), (1, 1, 0));
+    assert_eq!(b.set_aside_2n, 0);
 }
 
 fn native_op(name: &str, cost: f64) -> OpMeasurement {
@@ -298,4 +355,8 @@ fn disturbed_chunks_are_set_aside() {
     assert!((t.p_n - 0.1).abs() < 1e-12);
     assert!((t.per_op_ns - 10.0).abs() < 1e-9);
     assert_eq!(t.covers_reference, Some(true));
+    // The wall time of the chunks counted: 1000 ns a trial for n, 2000 for
+    // 2n (with the disturbed chunk it would be 1400 for n, and 6 ns).
+    let wall = t.wall_per_op_ns.expect("from the chunks");
+    assert!((wall - 10.0).abs() < 1e-9, "{wall}");
 }

@@ -91,11 +91,19 @@ async function measure(isolated) {
       const s = rows[i].stats;
       assert.ok(sameNumber(num(s.per_op_ns), o.per_op_ns?.estimate ?? null), `${rows[i].key} per op`);
       assert.ok(sameNumber(num(s.sequence_ns), o.sequence_ns), `${rows[i].key} sequence`);
+      assert.ok(sameNumber(num(s.wall_per_op_ns), o.bernoulli?.wall_per_op_ns ?? null), `${rows[i].key} trials' wall time`);
       assert.ok(sameNumber(num(s.bernoulli_ns), o.bernoulli?.per_op_ns ?? null), `${rows[i].key} Bernoulli`);
       assert.ok(sameNumber(num(s.p_n), o.bernoulli?.p_n ?? null), `${rows[i].key} p(n)`);
       const aside = o.bernoulli ? o.bernoulli.set_aside_n + o.bernoulli.set_aside_2n : null;
       assert.ok(sameNumber(num(s.set_aside), aside), `${rows[i].key} set aside`);
     });
+    // The trials are held to their own wall time, which the page's measurement records.
+    assert.ok(b.ops.every((o) => o.bernoulli?.wall_per_op_ns != null), 'every operation has its trials\' wall time');
+    const cov = page.getByTestId('browser-coverage');
+    assert.ok(b.coverage?.wall_reference, 'coverage is of the trials\' wall time');
+    assert.equal(Number(await cov.getAttribute('data-covered')), b.coverage.covered);
+    assert.equal(Number(await cov.getAttribute('data-untimed')), b.coverage.covered_untimed);
+    assert.ok((await cov.innerText()).includes(`${b.coverage.covered} of ${b.coverage.ops}`), 'coverage in words');
     await screenshot(page, `browser-${isolated ? 'isolated' : 'plain'}`);
     assertClean(problems);
     return b;

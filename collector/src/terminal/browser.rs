@@ -73,6 +73,7 @@ pub(crate) fn render(out: &mut String, r: &BrowserReport) {
         "native",
         "per op (long runs)",
         "sequence",
+        "trials' wall time",
         "per op (Bernoulli)",
         "interval",
         "set aside",
@@ -101,6 +102,7 @@ pub(crate) fn render(out: &mut String, r: &BrowserReport) {
             clean(o.native.as_deref().unwrap_or("—")),
             ns_ci(o.per_op_ns.as_ref()),
             opt_ns(o.sequence_ns),
+            opt_ns(o.bernoulli.as_ref().and_then(|b| b.wall_per_op_ns)),
             b,
             iv,
             aside,
@@ -111,12 +113,24 @@ pub(crate) fn render(out: &mut String, r: &BrowserReport) {
     if let Some(c) = &r.coverage {
         let _ = writeln!(
             out,
-            "   Bernoulli intervals holding the long-run cost, sequences ≥ {}: {} of {} ({})",
+            "   Bernoulli intervals holding the long-run cost{}, sequences ≥ {}: {} of {} ({})",
+            if c.wall_reference {
+                " of the same passes (the trials' wall time)"
+            } else {
+                " (the untimed long runs: no trials' wall time in the file)"
+            },
             fmt_ns(c.min_sequence_ns),
             c.covered,
             c.ops,
             pct(c.share)
         );
+        if c.wall_reference {
+            let _ = writeln!(
+                out,
+                "   held to the untimed long runs instead: {} of {}",
+                c.covered_untimed, c.ops
+            );
+        }
     }
     for f in &r.fallbacks {
         let _ = writeln!(out, "   fallback: {}", clean(f));

@@ -106,20 +106,42 @@ pub struct WasmTrialsRow {
     pub p_n: f64,
     pub p_2n: f64,
     pub per_op_ns: f64,
+    /// ns per copy from the trials' own wall time: (W(2n) − W(n)) / n, W a
+    /// sequence's time per trial over the chunks counted (a trimmed mean,
+    /// `Counted`). Each chunk is a long run (about a millisecond) of
+    /// exactly the passes whose ticks are counted, the clock read around
+    /// each: the long-run cost of the events the estimate is of. Reading
+    /// the clock between passes can change what an operation costs (in
+    /// Chromium a chain of calls cost about half as much as back to back),
+    /// so the untimed long runs measure other events. `None` without
+    /// chunks in the file.
+    pub wall_per_op_ns: Option<f64>,
     /// Normal interval of the difference of two proportions (eq. 2 for
     /// each, variances added), scaled like the estimate.
     pub lo: f64,
     pub hi: f64,
-    /// Whether [lo, hi] holds the long-run estimate.
+    /// The long-run cost the interval is held to: `wall_per_op_ns`, or
+    /// the untimed long runs' `per_op_ns` for a file without chunks.
+    pub reference_ns: Option<f64>,
+    /// Whether [lo, hi] holds `reference_ns`.
     pub covers_reference: Option<bool>,
+    /// Whether [lo, hi] holds the untimed long runs' `per_op_ns`.
+    pub covers_untimed: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct TrialsCoverage {
     pub min_sequence_ns: f64,
+    /// Whether the reference is the trials' own wall time (else the
+    /// untimed long runs: a file without chunks).
+    pub wall_reference: bool,
     pub ops: usize,
     pub covered: usize,
     pub share: f64,
+    /// The same operations' intervals holding the untimed long runs' cost:
+    /// below `covered` where reading the clock changes what an operation
+    /// costs.
+    pub covered_untimed: usize,
 }
 
 fn clock_rows(d: &BrowserData, opts: &Options) -> Vec<BrowserClockRow> {
@@ -190,8 +212,13 @@ fn op_row(op: &WasmOp, copies: u32, tick: Option<f64>, opts: &Options) -> WasmOp
         .then(|| median(&op.long_n_ns) / op.iterations as f64);
     let bernoulli = op.bernoulli.as_ref().and_then(|b| {
         let tick = tick?;
-        let (n1, m1) = undisturbed(&b.chunks_n).unwrap_or((b.trials_n, b.ticks_n));
-        let (n2, m2) = undisturbed(&b.chunks_2n).unwrap_or((b.trials_2n, b.ticks_2n));
+        let (c1, c2) = (undisturbed(&b.chunks_n), undisturbed(&b.chunks_2n));
+        let (n1, m1) = c1
+            .as_ref()
+            .map_or((b.trials_n, b.ticks_n), |c| (c.trials, c.ticks));
+        let (n2, m2) = c2
+            .as_ref()
+            .map_or((b.trials_2n, b.ticks_2n), |c| (c.trials, c.ticks));
         if n1 == 0 || n2 == 0 || copies == 0 {
             return None;
         }
@@ -202,6 +229,11 @@ fn op_row(op: &WasmOp, copies: u32, tick: Option<f64>, opts: &Options) -> WasmOp
         let est = (p2 - p1) * scale;
         let se = (p1 * (1.0 - p1) / n1 as f64 + p2 * (1.0 - p2) / n2 as f64).sqrt() * scale;
         let (lo, hi) = (est - z * se, est + z * se);
+        let wall_per_op_ns = match (&c1, &c2) {
+            (Some(a), Some(b)) => Some((b.wall_per_trial_ns - a.wall_per_trial_ns) / copies as f64),
+            _ => None,
+        };
+        let reference_ns = wall_per_op_ns.or(per_op_ns.as_ref().map(|r| r.estimate));
         Some(WasmTrialsRow {
             trials_n: n1,
             ticks_n: m1,
@@ -212,9 +244,12 @@ fn op_row(op: &WasmOp, copies: u32, tick: Option<f64>, opts: &Options) -> WasmOp
             p_n: p1,
             p_2n: p2,
             per_op_ns: est,
+            wall_per_op_ns,
             lo,
             hi,
-            covers_reference: per_op_ns
+            reference_ns,
+            covers_reference: reference_ns.map(|r| lo <= r && r <= hi),
+            covers_untimed: per_op_ns
                 .as_ref()
                 .map(|r| lo <= r.estimate && r.estimate <= hi),
         })
@@ -231,10 +266,23 @@ fn op_row(op: &WasmOp, copies: u32, tick: Option<f64>, opts: &Options) -> WasmOp
     }
 }
 
-/// Trials and ticks of the chunks not disturbed: those whose time per
-/// trial is at most [`DISTURBED_FACTOR`] × the median chunk's. `None`
-/// without chunks.
-fn undisturbed(chunks: &[TrialChunk]) -> Option<(u64, u64)> {
+/// The chunks of a sequence's trials that are counted.
+struct Counted {
+    trials: u64,
+    ticks: u64,
+    /// Their wall time per trial (ns): the mean over the chunks of each
+    /// one's time per trial, a tenth of them (at least one) left out at each
+    /// end from five chunks on. A chunk's time can hold a pause between
+    /// passes that its ticks do not see (one took 1.3 ms for 0.97 with its
+    /// usual ticks), and a 100 µs clock rounds a chunk of a millisecond by
+    /// up to a tenth either way, which a median would keep and a mean
+    /// averages out.
+    wall_per_trial_ns: f64,
+}
+
+/// The chunks not disturbed: those whose time per trial is at most
+/// [`DISTURBED_FACTOR`] × the median chunk's. `None` without chunks.
+fn undisturbed(chunks: &[TrialChunk]) -> Option<Counted> {
     let per_trial: Vec<f64> = chunks
         .iter()
         .filter(|c| c.trials > 0)
@@ -244,12 +292,23 @@ fn undisturbed(chunks: &[TrialChunk]) -> Option<(u64, u64)> {
         return None;
     }
     let limit = DISTURBED_FACTOR * median(&per_trial);
-    Some(
-        chunks
-            .iter()
-            .filter(|c| c.trials > 0 && c.elapsed_ns / c.trials as f64 <= limit)
-            .fold((0, 0), |(n, m), c| (n + c.trials, m + c.ticks)),
-    )
+    let mut kept: Vec<f64> = per_trial.into_iter().filter(|&t| t <= limit).collect();
+    let (trials, ticks) = chunks
+        .iter()
+        .filter(|c| c.trials > 0 && c.elapsed_ns / c.trials as f64 <= limit)
+        .fold((0, 0), |(n, m), c| (n + c.trials, m + c.ticks));
+    kept.sort_by(f64::total_cmp);
+    let cut = if kept.len() >= 5 {
+        (kept.len() / 10).max(1)
+    } else {
+        0
+    };
+    let middle = &kept[cut..kept.len() - cut];
+    Some(Counted {
+        trials,
+        ticks,
+        wall_per_trial_ns: middle.iter().sum::<f64>() / middle.len() as f64,
+    })
 }
 
 pub fn browser_report(d: &BrowserData, fallbacks: Vec<String>, opts: &Options) -> BrowserReport {
@@ -264,18 +323,27 @@ pub fn browser_report(d: &BrowserData, fallbacks: Vec<String>, opts: &Options) -
         .iter()
         .map(|op| op_row(op, d.wasm.copies, tick_ns, opts))
         .collect();
-    let held: Vec<bool> = ops
+    let held: Vec<(bool, bool)> = ops
         .iter()
         .filter(|o| o.sequence_ns.is_some_and(|s| s >= COVERAGE_MIN_SEQUENCE_NS))
-        .filter_map(|o| o.bernoulli.as_ref()?.covers_reference)
+        .filter_map(|o| {
+            let b = o.bernoulli.as_ref()?;
+            Some((b.covers_reference?, b.covers_untimed.unwrap_or(false)))
+        })
         .collect();
     let coverage = (!held.is_empty()).then(|| {
-        let covered = held.iter().filter(|&&c| c).count();
+        let covered = held.iter().filter(|c| c.0).count();
         TrialsCoverage {
             min_sequence_ns: COVERAGE_MIN_SEQUENCE_NS,
+            wall_reference: ops.iter().any(|o| {
+                o.bernoulli
+                    .as_ref()
+                    .is_some_and(|b| b.wall_per_op_ns.is_some())
+            }),
             ops: held.len(),
             covered,
             share: covered as f64 / held.len() as f64,
+            covered_untimed: held.iter().filter(|c| c.1).count(),
         }
     });
     BrowserReport {
