@@ -210,6 +210,26 @@ fn resample_sums(src: &[f64], c: f64, r: &mut impl rand::Rng) -> (f64, f64) {
     ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
 }
 
+/// Σd and Σd² (d = x − c) over `xs`, in four sums in turn (their additions
+/// overlap; one sum's wait on each other).
+fn shifted_sums(xs: &[f64], c: f64) -> (f64, f64) {
+    let (mut a, mut b) = ([0.0f64; 4], [0.0f64; 4]);
+    let mut quads = xs.chunks_exact(4);
+    for q in &mut quads {
+        for k in 0..4 {
+            let d = q[k] - c;
+            a[k] += d;
+            b[k] += d * d;
+        }
+    }
+    for &x in quads.remainder() {
+        let d = x - c;
+        a[0] += d;
+        b[0] += d * d;
+    }
+    ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
+}
+
 /// CI of the ratio of two means (`a` over `b`), each a mean of execution
 /// means: every replicate resamples both sides hierarchically and
 /// independently, and the interval is the percentile interval of the ratios.
@@ -562,10 +582,13 @@ enum Shuffle<'a> {
     /// A big series: each shuffle dealt out by bins (stats::binned), and
     /// the paper's statistic reading a shuffle made where it reads.
     Binned(Box<BinnedShuffle<'a>>),
-    /// Value by value: the pool shuffled whole and cut into executions.
+    /// Value by value: the pool shuffled whole, execution e at
+    /// `starts[e]..starts[e + 1]`.
     Values {
         pool: Vec<f64>,
-        shuffled: Vec<Vec<f64>>,
+        starts: Vec<usize>,
+        /// The pool's mean, the shift of the executions' sums.
+        centre: f64,
     },
 }
 
@@ -590,7 +613,13 @@ impl<'a> Shuffle<'a> {
             })),
             None => Shuffle::Values {
                 pool: pooled.to_vec(),
-                shuffled: sizes.iter().map(|&n| vec![0.0; n]).collect(),
+                starts: std::iter::once(0)
+                    .chain(sizes.iter().scan(0, |at, &n| {
+                        *at += n;
+                        Some(*at)
+                    }))
+                    .collect(),
+                centre: pooled.iter().sum::<f64>() / pooled.len().max(1) as f64,
             },
         }
     }
@@ -615,17 +644,26 @@ impl<'a> Shuffle<'a> {
                     .collect();
                 spreads_of(&w)
             }
-            Shuffle::Values { pool, shuffled } => {
-                for i in (1..pool.len()).rev() {
-                    pool.swap(i, index(r, i + 1));
+            Shuffle::Values {
+                pool,
+                starts,
+                centre,
+            } => {
+                // Fisher–Yates from the end: positions from i on are final
+                // once i is swapped, so each execution's sums are taken as
+                // soon as its positions are dealt, from the pool itself (no
+                // copy into executions).
+                let c = *centre;
+                let mut w = vec![Welford::new(); starts.len() - 1];
+                for e in (0..w.len()).rev() {
+                    let (from, to) = (starts[e], starts[e + 1]);
+                    for i in (from.max(1)..to).rev() {
+                        pool.swap(i, index(r, i + 1));
+                    }
+                    let (s1, s2) = shifted_sums(&pool[from..to], c);
+                    w[e] = Welford::from_shifted_sums((to - from) as u64, c, s1, s2);
                 }
-                let mut at = 0;
-                for x in shuffled.iter_mut() {
-                    let n = x.len();
-                    x.copy_from_slice(&pool[at..at + n]);
-                    at += n;
-                }
-                spreads(shuffled)
+                spreads_of(&w)
             }
         }
     }
@@ -635,13 +673,13 @@ impl Groups for Shuffle<'_> {
     fn len(&self, e: usize) -> usize {
         match self {
             Shuffle::Binned(b) => b.lazy.len(e),
-            Shuffle::Values { shuffled, .. } => shuffled[e].len(),
+            Shuffle::Values { starts, .. } => starts[e + 1] - starts[e],
         }
     }
     fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
         match self {
             Shuffle::Binned(b) => b.lazy.get(e, k, r),
-            Shuffle::Values { shuffled, .. } => shuffled[e][k],
+            Shuffle::Values { pool, starts, .. } => pool[starts[e] + k],
         }
     }
 }
@@ -666,9 +704,9 @@ struct Scratch {
     picked: Vec<(usize, usize)>,
     m: Vec<usize>,
     swaps: Vec<usize>,
-    /// A group's values, for its variance in two passes (no division per
-    /// value, as `Welford::push` has: those divisions were most of the
-    /// statistic's time).
+    /// The measurements drawn from one execution.
+    ks: Vec<usize>,
+    /// A group's values.
     group: Vec<f64>,
 }
 
@@ -680,9 +718,28 @@ impl Scratch {
             picked: Vec::new(),
             m: (0..longest).collect(),
             swaps: Vec::new(),
+            ks: Vec::new(),
             group: Vec::new(),
         }
     }
+}
+
+/// n·Σ(x − x̄)² of a group of n, as n·Σd² − (Σd)² over the values'
+/// deviations d from its first one: no division at all (`Welford::push`
+/// divides per value, and those divisions were most of the statistic's
+/// time), and the shift keeps the sums free of cancellation. Equal values
+/// give exactly 0.
+fn scaled_squared_deviations(xs: &[f64]) -> f64 {
+    let Some(&c) = xs.first() else {
+        return 0.0;
+    };
+    let (mut s1, mut s2) = (0.0, 0.0);
+    for &x in xs {
+        let d = x - c;
+        s1 += d;
+        s2 += d * d;
+    }
+    (xs.len() as f64 * s2 - s1 * s1).max(0.0)
 }
 
 /// The paper's statistic on the executions in `slots` (indices into
@@ -704,11 +761,16 @@ fn paper_statistic(
 ) -> Option<f64> {
     let mut sum = 0.0;
     let mut used = 0usize;
+    // With g slots of g, every slot is in the group, and a group's order
+    // does not change its SD: no slot shuffle.
+    let every_slot = g == slots.len();
     for _ in 0..pairs {
         // g distinct slots: a partial Fisher–Yates shuffle.
-        for i in 0..g {
-            let j = i + index(r, slots.len() - i);
-            slots.swap(i, j);
+        if !every_slot {
+            for i in 0..g {
+                let j = i + index(r, slots.len() - i);
+                slots.swap(i, j);
+            }
         }
         s.group.clear();
         s.picked.clear();
@@ -724,35 +786,51 @@ fn paper_statistic(
             s.picked.push((e, k));
             s.group.push(executions.get(e, k, r));
         }
-        let across = Welford::from_slice(&s.group).variance();
+        let across = scaled_squared_deviations(&s.group);
         for &(e, _) in &s.picked {
             s.seen[e] = false;
         }
-        // g distinct measurements of one execution: the identity
-        // permutation of indices, shuffled in its first g places and put
-        // back after (O(g), not O(measurements)).
+        // g distinct measurements of one execution: drawn and redrawn on a
+        // repeat when g is small against the execution (a repeat is rare);
+        // else the identity permutation of indices, shuffled in its first
+        // g places and put back after (O(g), not O(measurements)).
         let e = order[index(r, order.len())];
-        let view = &mut s.m[..executions.len(e)];
-        s.swaps.clear();
-        for i in 0..g.min(view.len()) {
-            let j = i + index(r, view.len() - i);
-            view.swap(i, j);
-            s.swaps.push(j);
-        }
+        let len = executions.len(e);
+        let gw = g.min(len);
         s.group.clear();
-        for &k in &view[..g.min(view.len())] {
-            s.group.push(executions.get(e, k, r));
-        }
-        let within = Welford::from_slice(&s.group).variance();
-        for (i, &j) in s.swaps.iter().enumerate().rev() {
-            view.swap(i, j);
-        }
-        // SD over SD, as the root of the variances' ratio (one root, not two).
-        if let (Some(a), Some(b)) = (across, within) {
-            if b > 0.0 {
-                sum += (a / b).sqrt();
-                used += 1;
+        if 4 * gw * gw <= len {
+            s.ks.clear();
+            for _ in 0..gw {
+                let mut k = index(r, len);
+                while s.ks.contains(&k) {
+                    k = index(r, len);
+                }
+                s.ks.push(k);
+                s.group.push(executions.get(e, k, r));
             }
+        } else {
+            let view = &mut s.m[..len];
+            s.swaps.clear();
+            for i in 0..gw {
+                let j = i + index(r, len - i);
+                view.swap(i, j);
+                s.swaps.push(j);
+            }
+            for &k in &view[..gw] {
+                s.group.push(executions.get(e, k, r));
+            }
+            for (i, &j) in s.swaps.iter().enumerate().rev() {
+                view.swap(i, j);
+            }
+        }
+        let within = scaled_squared_deviations(&s.group);
+        // SD over SD, as the root of the variances' ratio (one root and one
+        // division: a variance is n·Σ(x − x̄)² / (n(n − 1)), and the groups'
+        // n(n − 1) are one factor, 1 when they are of one size).
+        if gw >= 2 && within > 0.0 {
+            let sizes = (gw * (gw - 1)) as f64 / (g * (g - 1)) as f64;
+            sum += (sizes * across / within).sqrt();
+            used += 1;
         }
     }
     (used > 0).then(|| sum / used as f64)
@@ -1336,9 +1414,18 @@ mod tests {
             let k = normal_null_mean(g);
             let null = f.null.paper_mean.unwrap();
             assert!((null / k - 1.0).abs() < 0.02, "{null} vs {k}");
-            let paper = f.paper.clone().unwrap();
-            assert!((paper.estimate / k - 1.0).abs() < 0.08, "{paper:?} vs {k}");
             assert!((f.factor.estimate - 1.0).abs() < 0.05, "{f:?}");
+            // The estimate on one such dataset varies by about 0.045 (SD
+            // over 200 datasets): over 20 of them the mean is within
+            // about 0.01 of k, and far from 1.
+            let mean = (0..20)
+                .map(|seed| {
+                    let d = generate_shaped(100 + seed, execs, 30, 0.0, Shape::Normal);
+                    impact_factor(&d, &ImpactOptions::default(), &mut rng(seed)).unwrap()
+                })
+                .sum::<f64>()
+                / 20.0;
+            assert!((mean / k - 1.0).abs() < 0.035, "{mean} vs {k}");
         }
         // A skewed distribution moves the paper's null further from 1.
         let d = generate_shaped(3, 6, 30, 0.0, Shape::LogNormal);
