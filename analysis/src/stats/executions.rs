@@ -192,7 +192,11 @@ pub fn hierarchical_cis(
 /// by value. Four sums in turn: one sum's additions wait on each other
 /// (a floating-point add's latency), four overlap; the draws stay the
 /// same, in the same order.
-fn resample_sums(src: &[f64], c: f64, r: &mut impl rand::Rng) -> (f64, f64) {
+fn resample_sums<R: rand::Rng + Clone>(src: &[f64], c: f64, stream: &mut R) -> (f64, f64) {
+    // The generator's state in a local of its own, so that it stays in
+    // registers rather than going back to memory at every draw.
+    let mut local = stream.clone();
+    let r = &mut local;
     let n = src.len();
     let (mut a, mut b) = ([0.0f64; 4], [0.0f64; 4]);
     for _ in 0..n / 4 {
@@ -207,6 +211,7 @@ fn resample_sums(src: &[f64], c: f64, r: &mut impl rand::Rng) -> (f64, f64) {
         a[0] += d;
         b[0] += d * d;
     }
+    *stream = local;
     ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
 }
 
@@ -625,7 +630,7 @@ impl<'a> Shuffle<'a> {
     }
 
     /// The next shuffle, and its executions' spreads.
-    fn next(&mut self, r: &mut impl rand::Rng) -> Option<Vec<Spread>> {
+    fn next<R: rand::Rng + Clone>(&mut self, stream: &mut R) -> Option<Vec<Spread>> {
         match self {
             Shuffle::Binned(b) => {
                 let BinnedShuffle {
@@ -637,7 +642,7 @@ impl<'a> Shuffle<'a> {
                 } = b.as_mut();
                 lazy.reset();
                 let w: Vec<Welford> = bins
-                    .shuffle_sums(sizes, r, deal)
+                    .shuffle_sums(sizes, stream, deal)
                     .iter()
                     .zip(sizes.iter())
                     .map(|(&(s1, s2), &n)| Welford::from_shifted_sums(n as u64, *centre, s1, s2))
@@ -654,15 +659,19 @@ impl<'a> Shuffle<'a> {
                 // soon as its positions are dealt, from the pool itself (no
                 // copy into executions).
                 let c = *centre;
+                // The generator in a local, out of the swaps' way (see
+                // `paper_statistic`).
+                let mut r = stream.clone();
                 let mut w = vec![Welford::new(); starts.len() - 1];
                 for e in (0..w.len()).rev() {
                     let (from, to) = (starts[e], starts[e + 1]);
                     for i in (from.max(1)..to).rev() {
-                        pool.swap(i, index(r, i + 1));
+                        pool.swap(i, index(&mut r, i + 1));
                     }
                     let (s1, s2) = shifted_sums(&pool[from..to], c);
                     w[e] = Welford::from_shifted_sums((to - from) as u64, c, s1, s2);
                 }
+                *stream = r;
                 spreads_of(&w)
             }
         }
@@ -739,7 +748,14 @@ fn scaled_squared_deviations(xs: &[f64]) -> f64 {
         s1 += d;
         s2 += d * d;
     }
-    (xs.len() as f64 * s2 - s1 * s1).max(0.0)
+    // A comparison, not `f64::max`: WebAssembly's `f64.max` treats NaN
+    // otherwise, so `max` is a call there.
+    let v = xs.len() as f64 * s2 - s1 * s1;
+    if v > 0.0 {
+        v
+    } else {
+        0.0
+    }
 }
 
 /// The paper's statistic on the executions in `slots` (indices into
@@ -750,15 +766,20 @@ fn scaled_squared_deviations(xs: &[f64]) -> f64 {
 /// measurements of it, never one twice: copies would add ties and shrink
 /// the SD. Needs g ≤ slots and g ≤ every execution's length. `None` when no
 /// within group varies.
-fn paper_statistic(
+fn paper_statistic<R: rand::Rng + Clone>(
     executions: &mut impl Groups,
     slots: &mut [usize],
     order: &[usize],
     g: usize,
     pairs: usize,
-    r: &mut impl rand::Rng,
+    stream: &mut R,
     s: &mut Scratch,
 ) -> Option<f64> {
+    // The generator's state in a local of its own: the scratch writes
+    // below could alias a `&mut` one, which would send it back to memory
+    // at every draw.
+    let mut local = stream.clone();
+    let r = &mut local;
     let mut sum = 0.0;
     let mut used = 0usize;
     // With g slots of g, every slot is in the group, and a group's order
@@ -833,6 +854,7 @@ fn paper_statistic(
             used += 1;
         }
     }
+    *stream = local;
     (used > 0).then(|| sum / used as f64)
 }
 
@@ -853,7 +875,7 @@ fn group_size(executions: &[Vec<f64>], o: &ImpactOptions) -> Option<usize> {
 pub fn impact_factor(
     executions: &[Vec<f64>],
     o: &ImpactOptions,
-    r: &mut impl rand::Rng,
+    r: &mut (impl rand::Rng + Clone),
 ) -> Option<f64> {
     let g = group_size(executions, o)?;
     if g < 2 || o.pairs == 0 {
