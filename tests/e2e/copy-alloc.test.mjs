@@ -196,7 +196,9 @@ test('the threshold option re-analyses in the worker: fewer copy cases flagged a
     const after = await page.locator('[data-testid=copy-flagged-row]').count();
     const ratios = await page.$$eval('[data-testid=copy-flagged-row] [data-stat=ratio]', (cs) => cs.map((c) => Number(c.dataset.value)));
     assert.ok(after <= before, `flagged ${after} at 50 % vs ${before} at 3 %`);
-    for (const r of ratios) assert.ok(r > 1.5, `a case flagged at 50 % is more than 1.5× slower (${r})`);
+    // Flagged when (slow − fast) / fast > 0.5; at the boundary slow / fast can
+    // round to exactly 1.5 (quantized copy times made one such case).
+    for (const r of ratios) assert.ok(r >= 1.5, `a case flagged at 50 % is at least 1.5× slower (${r})`);
     // A bad value is refused, not applied.
     await page.fill('[data-testid=threshold]', '-1');
     await page.dispatchEvent('[data-testid=threshold]', 'change');
