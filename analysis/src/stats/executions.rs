@@ -198,40 +198,34 @@ fn resample_sums<R: rand::Rng + Clone>(src: &[f64], c: f64, stream: &mut R) -> (
     let mut local = stream.clone();
     let r = &mut local;
     let n = src.len();
-    let (mut a, mut b) = ([0.0f64; 4], [0.0f64; 4]);
-    for _ in 0..n / 4 {
-        for k in 0..4 {
-            // `index` is below n already; the `min` lets the compiler see
-            // it, and drop a bounds check whose panic path cost WebAssembly
-            // a tenth of this loop's time (a conditional move here).
-            let d = src[index(r, n).min(n - 1)] - c;
-            a[k] += d;
-            b[k] += d * d;
-        }
-    }
-    for _ in 0..n % 4 {
-        let d = src[index(r, n)] - c;
-        a[0] += d;
-        b[0] += d * d;
-    }
+    // `index` is below n already; the `min` lets the compiler see it, and
+    // drop a bounds check whose panic path cost WebAssembly a tenth of this
+    // loop's time (a conditional move here).
+    let sums = four_sums(n, |_| src[index(r, n).min(n - 1)], c);
     *stream = local;
-    ((a[0] + a[1]) + (a[2] + a[3]), (b[0] + b[1]) + (b[2] + b[3]))
+    sums
 }
 
-/// Σd and Σd² (d = x − c) over `xs`, in four sums in turn (their additions
-/// overlap; one sum's wait on each other).
+/// Σd and Σd² (d = x − c) over `xs`.
 fn shifted_sums(xs: &[f64], c: f64) -> (f64, f64) {
+    four_sums(xs.len(), |i| xs[i], c)
+}
+
+/// Σd and Σd² (d = x − c) over the n values `x(0)`, …, `x(n − 1)`, taken
+/// in that order into four sums in turn: one sum's additions wait on each
+/// other (a floating-point add's latency), four overlap.
+#[inline(always)]
+fn four_sums(n: usize, mut x: impl FnMut(usize) -> f64, c: f64) -> (f64, f64) {
     let (mut a, mut b) = ([0.0f64; 4], [0.0f64; 4]);
-    let mut quads = xs.chunks_exact(4);
-    for q in &mut quads {
+    for i in 0..n / 4 {
         for k in 0..4 {
-            let d = q[k] - c;
+            let d = x(4 * i + k) - c;
             a[k] += d;
             b[k] += d * d;
         }
     }
-    for &x in quads.remainder() {
-        let d = x - c;
+    for i in n - n % 4..n {
+        let d = x(i) - c;
         a[0] += d;
         b[0] += d * d;
     }
@@ -541,14 +535,10 @@ struct LazyShuffle<'a> {
 }
 
 impl<'a> LazyShuffle<'a> {
-    fn new(pool: &'a [f64], sizes: impl Iterator<Item = usize>) -> Self {
-        let mut starts = vec![0];
-        for n in sizes {
-            starts.push(starts[starts.len() - 1] + n);
-        }
+    fn new(pool: &'a [f64], sizes: &[usize]) -> Self {
         LazyShuffle {
             pool,
-            starts,
+            starts: starts(sizes),
             moved: Default::default(),
             dealt: Default::default(),
             next: 0,
@@ -584,6 +574,17 @@ impl Groups for LazyShuffle<'_> {
     }
 }
 
+/// Where each execution starts in the series of all of them, and where
+/// the last ends.
+fn starts(sizes: &[usize]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(sizes.iter().scan(0, |at, &n| {
+            *at += n;
+            Some(*at)
+        }))
+        .collect()
+}
+
 /// Shuffles of a series' measurements across its executions (each keeps its
 /// size), for the impact factor's null.
 enum Shuffle<'a> {
@@ -615,18 +616,13 @@ impl<'a> Shuffle<'a> {
             Some((bins, centre)) => Shuffle::Binned(Box::new(BinnedShuffle {
                 bins,
                 centre,
-                lazy: LazyShuffle::new(pooled, sizes.iter().copied()),
+                lazy: LazyShuffle::new(pooled, &sizes),
                 sizes,
                 deal: ShuffleScratch::default(),
             })),
             None => Shuffle::Values {
                 pool: pooled.to_vec(),
-                starts: std::iter::once(0)
-                    .chain(sizes.iter().scan(0, |at, &n| {
-                        *at += n;
-                        Some(*at)
-                    }))
-                    .collect(),
+                starts: starts(&sizes),
                 centre: pooled.iter().sum::<f64>() / pooled.len().max(1) as f64,
             },
         }
@@ -1199,7 +1195,7 @@ mod tests {
     #[test]
     fn a_lazy_shuffle_read_whole_is_a_uniform_permutation() {
         let pool: Vec<f64> = (0..12).map(f64::from).collect();
-        let mut lazy = LazyShuffle::new(&pool, [5, 3, 4].into_iter());
+        let mut lazy = LazyShuffle::new(&pool, &[5, 3, 4]);
         let mut r = rng(4);
         let mut first = [0usize; 12];
         for _ in 0..24_000 {
