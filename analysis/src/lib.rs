@@ -15,6 +15,11 @@
 //! * [`options`] — the analysis parameters a user can turn.
 //! * [`stats`] — the statistics (Welford, Hyndman–Fan quantiles, summaries, ECDF).
 //! * [`report`] — what a file analyses to: the model both front ends render.
+//!
+//! `unsafe` is denied but in `stats::lanes` (vector loads and stores, and
+//! reads at indices its draws keep in bounds).
+
+#![deny(unsafe_code)]
 
 pub mod error;
 pub mod format;

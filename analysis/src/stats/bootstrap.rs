@@ -127,7 +127,7 @@ impl Replicates {
 /// WebAssembly, where the former 64 × 64 → 128-bit one was emulated and
 /// made the draw 3.7 times slower than natively. Counts of 2³² or more take
 /// one 64-bit draw (bias below n / 2⁶⁴). The same stream on every platform.
-#[inline]
+#[inline(always)]
 pub fn index(r: &mut impl rand::Rng, n: usize) -> usize {
     match u32::try_from(n) {
         Ok(n32) if n32 > 0 => {

@@ -18,8 +18,10 @@ use super::bootstrap::{
     index, interval_from, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
 };
 use super::dist::t_two_sided;
+use super::lanes::{self, Deviations, Lanes};
 use super::moments::Welford;
 use super::quantile::{quantile_sorted, QuantileType};
+use rand::SeedableRng;
 use serde::Serialize;
 use statrs::function::gamma::ln_gamma;
 
@@ -105,15 +107,14 @@ pub fn hierarchical_ci(
         return None;
     }
     let mut r = rng(opts.seed);
+    let mut lanes = Lanes::new(opts.seed ^ LANES_SEED);
     let mut sample: Vec<Vec<f64>> = executions.iter().map(|e| vec![0.0; e.len()]).collect();
     let mut reps = Vec::with_capacity(opts.resamples);
     for _ in 0..opts.resamples {
         for slot in sample.iter_mut() {
             let src = &executions[index(&mut r, executions.len())];
             slot.resize(src.len(), 0.0);
-            for x in slot.iter_mut() {
-                *x = src[index(&mut r, src.len())];
-            }
+            lanes::resample_into(src, slot, &mut lanes, &mut r);
         }
         reps.push(stat(&sample));
     }
@@ -148,17 +149,25 @@ pub fn hierarchical_cis(
         return vec![None; stats.len()];
     }
     let mut r = rng(opts.seed);
+    let mut lanes = Lanes::new(opts.seed ^ LANES_SEED);
     // Deviations from each execution's mean keep the sums of squares free
     // of cancellation.
     let centres: Vec<f64> = moments(executions)
         .iter()
         .map(|w| w.mean().unwrap_or(0.0))
         .collect();
-    // Big executions are resampled by bins (stats::binned).
+    // Big executions are resampled by bins (stats::binned), the others
+    // value by value from their (d, d²).
     let bins: Vec<Option<Bins>> = executions
         .iter()
         .zip(&centres)
         .map(|(x, &c)| (x.len() >= BINNED_FROM).then(|| Bins::new(x, c)))
+        .collect();
+    let devs: Vec<Option<Deviations>> = executions
+        .iter()
+        .zip(&centres)
+        .zip(&bins)
+        .map(|((x, &c), b)| b.is_none().then(|| Deviations::new(x, c)))
         .collect();
     let mut m: Vec<Welford> = Vec::with_capacity(executions.len());
     let mut reps: Vec<Vec<f64>> = stats
@@ -169,12 +178,17 @@ pub fn hierarchical_cis(
         m.clear();
         for _ in 0..executions.len() {
             let k = index(&mut r, executions.len());
-            let (src, c) = (&executions[k], centres[k]);
-            let (s1, s2) = match &bins[k] {
-                Some(b) => b.resample_sums(&mut r),
-                None => resample_sums(src, c, &mut r),
+            let (s1, s2) = match (&bins[k], &devs[k]) {
+                (Some(b), _) => b.resample_sums(&mut r),
+                (None, Some(d)) => lanes::resample_sums(d, &mut lanes, &mut r),
+                (None, None) => (f64::NAN, f64::NAN),
             };
-            m.push(Welford::from_shifted_sums(src.len() as u64, c, s1, s2));
+            m.push(Welford::from_shifted_sums(
+                executions[k].len() as u64,
+                centres[k],
+                s1,
+                s2,
+            ));
         }
         for (stat, out) in stats.iter().zip(reps.iter_mut()) {
             out.push(stat(&m));
@@ -188,23 +202,9 @@ pub fn hierarchical_cis(
         .collect()
 }
 
-/// Σd and Σd² (d = x − c) over a with-replacement resample of `src`, value
-/// by value. Four sums in turn: one sum's additions wait on each other
-/// (a floating-point add's latency), four overlap; the draws stay the
-/// same, in the same order.
-fn resample_sums<R: rand::Rng + Clone>(src: &[f64], c: f64, stream: &mut R) -> (f64, f64) {
-    // The generator's state in a local of its own, so that it stays in
-    // registers rather than going back to memory at every draw.
-    let mut local = stream.clone();
-    let r = &mut local;
-    let n = src.len();
-    // `index` is below n already; the `min` lets the compiler see it, and
-    // drop a bounds check whose panic path cost WebAssembly a tenth of this
-    // loop's time (a conditional move here).
-    let sums = four_sums(n, |_| src[index(r, n).min(n - 1)], c);
-    *stream = local;
-    sums
-}
+/// The seed of the value-by-value draws' lanes is the bootstrap's, xored
+/// with this: apart from the Xoshiro256++ stream that picks executions.
+const LANES_SEED: u64 = 0x6c61_6e65_7320_0001;
 
 /// Σd and Σd² (d = x − c) over `xs`.
 fn shifted_sums(xs: &[f64], c: f64) -> (f64, f64) {
@@ -258,12 +258,14 @@ pub fn mean_of_means_replicates(
         return None;
     }
     let mut r = side_rng(opts.seed, side);
+    let mut lanes = Lanes::new(opts.seed ^ LANES_SEED ^ side as u64);
+    let devs: Vec<Deviations> = d.iter().map(|x| Deviations::new(x, 0.0)).collect();
     let reps = (0..opts.resamples)
         .map(|_| {
             let mut sum = 0.0;
             for _ in 0..d.len() {
-                let ex = &d[index(&mut r, d.len())];
-                sum += resample_sums(ex, 0.0, &mut r).0 / ex.len() as f64;
+                let ex = &devs[index(&mut r, d.len())];
+                sum += lanes::resample_sums(ex, &mut lanes, &mut r).0 / ex.len() as f64;
             }
             sum / d.len() as f64
         })
@@ -277,8 +279,15 @@ pub fn mean_of_means_replicates(
 /// The grand mean as the mean of execution means (each execution weighs the
 /// same, as in the random-effects model).
 pub fn mean_of_means(m: &[Welford]) -> f64 {
-    let means: Vec<f64> = m.iter().filter_map(Welford::mean).collect();
-    Welford::from_slice(&means).mean().unwrap_or(f64::NAN)
+    mean_of(m).unwrap_or(f64::NAN)
+}
+
+/// The mean of the executions' means, as `Welford::from_slice` of them
+/// gives it, without collecting them: this runs for every bootstrap
+/// replicate, where the allocation cost WebAssembly more than the sum.
+fn mean_of(m: &[Welford]) -> Option<f64> {
+    let k = m.iter().filter(|w| w.mean().is_some()).count();
+    (k > 0).then(|| m.iter().filter_map(Welford::mean).sum::<f64>() / k as f64)
 }
 
 /// CV within executions: sqrt(pooled within variance) / grand mean.
@@ -288,8 +297,7 @@ pub fn cv_within(m: &[Welford]) -> f64 {
     if m.is_empty() || m.iter().any(|w| w.count() == 0) {
         return f64::NAN;
     }
-    let means: Vec<f64> = m.iter().filter_map(Welford::mean).collect();
-    let Some(mean) = Welford::from_slice(&means).mean() else {
+    let Some(mean) = mean_of(m) else {
         return f64::NAN;
     };
     let ss: f64 = m
@@ -656,7 +664,10 @@ impl<'a> Shuffle<'a> {
                 // Fisher–Yates from the end: positions from i on are final
                 // once i is swapped, so each execution's sums are taken as
                 // soon as its positions are dealt, from the pool itself (no
-                // copy into executions).
+                // copy into executions). The first execution gets what is
+                // left, in whatever order: its sums, and the measurement a
+                // uniform index picks from it, do not depend on the order,
+                // so its positions are not shuffled.
                 let c = *centre;
                 // The generator in a local, out of the swaps' way (see
                 // `paper_statistic`).
@@ -664,8 +675,10 @@ impl<'a> Shuffle<'a> {
                 let mut w = vec![Welford::new(); starts.len() - 1];
                 for e in (0..w.len()).rev() {
                     let (from, to) = (starts[e], starts[e + 1]);
-                    for i in (from.max(1)..to).rev() {
-                        pool.swap(i, index(&mut r, i + 1));
+                    if e > 0 {
+                        for i in (from.max(1)..to).rev() {
+                            pool.swap(i, index(&mut r, i + 1));
+                        }
                     }
                     let (s1, s2) = shifted_sums(&pool[from..to], c);
                     w[e] = Welford::from_shifted_sums((to - from) as u64, c, s1, s2);
@@ -994,7 +1007,7 @@ pub fn impact_factor_analysis(
     // The null: the factor (and the paper's statistic) on shuffles.
     let g = group_size(executions, o).unwrap_or(0);
     let paper_on = g >= 2 && o.pairs > 0;
-    let mut rp = rng(b.seed ^ 0x6e75_6c6c);
+    let mut rp = rand_pcg::Pcg32::seed_from_u64(b.seed ^ 0x6e75_6c6c);
     let pooled: Vec<f64> = executions.iter().flatten().copied().collect();
     let order: Vec<usize> = (0..e).collect();
     let mut slots = order.clone();
@@ -1054,7 +1067,7 @@ pub fn impact_factor_analysis(
                 ..*b
             };
             let est = impact_factor(executions, o, &mut rng(b.seed ^ 0x1a2b_3c4d))?;
-            let mut r = rng(b.seed.wrapping_add(1));
+            let mut r = rand_pcg::Pcg32::seed_from_u64(b.seed.wrapping_add(1));
             let mut reps = Vec::with_capacity(paper_resamples);
             let mut order = vec![0usize; e];
             for _ in 0..paper_resamples {

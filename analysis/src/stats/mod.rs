@@ -13,6 +13,8 @@ pub mod dist;
 pub mod dtw;
 pub mod ecdf;
 pub mod executions;
+#[allow(unsafe_code)]
+pub mod lanes;
 pub mod levels;
 pub mod mann_whitney;
 pub mod modes;
