@@ -158,16 +158,16 @@ pub fn hierarchical_cis(
         .collect();
     // Big executions are resampled by bins (stats::binned), the others
     // value by value from their (d, d²).
-    let bins: Vec<Option<Bins>> = executions
+    let sources: Vec<Resampled> = executions
         .iter()
         .zip(&centres)
-        .map(|(x, &c)| (x.len() >= BINNED_FROM).then(|| Bins::new(x, c)))
-        .collect();
-    let devs: Vec<Option<Deviations>> = executions
-        .iter()
-        .zip(&centres)
-        .zip(&bins)
-        .map(|((x, &c), b)| b.is_none().then(|| Deviations::new(x, c)))
+        .map(|(x, &c)| {
+            if x.len() >= BINNED_FROM {
+                Resampled::Bins(Bins::new(x, c))
+            } else {
+                Resampled::Values(Deviations::new(x, c))
+            }
+        })
         .collect();
     let mut m: Vec<Welford> = Vec::with_capacity(executions.len());
     let mut reps: Vec<Vec<f64>> = stats
@@ -178,10 +178,9 @@ pub fn hierarchical_cis(
         m.clear();
         for _ in 0..executions.len() {
             let k = index(&mut r, executions.len());
-            let (s1, s2) = match (&bins[k], &devs[k]) {
-                (Some(b), _) => b.resample_sums(&mut r),
-                (None, Some(d)) => lanes::resample_sums(d, &mut lanes, &mut r),
-                (None, None) => (f64::NAN, f64::NAN),
+            let (s1, s2) = match &sources[k] {
+                Resampled::Bins(b) => b.resample_sums(&mut r),
+                Resampled::Values(d) => lanes::resample_sums(d, &mut lanes, &mut r),
             };
             m.push(Welford::from_shifted_sums(
                 executions[k].len() as u64,
@@ -206,26 +205,28 @@ pub fn hierarchical_cis(
 /// with this: apart from the Xoshiro256++ stream that picks executions.
 const LANES_SEED: u64 = 0x6c61_6e65_7320_0001;
 
-/// Σd and Σd² (d = x − c) over `xs`.
-fn shifted_sums(xs: &[f64], c: f64) -> (f64, f64) {
-    four_sums(xs.len(), |i| xs[i], c)
+/// How an execution is resampled: by bins of near-equal values
+/// (stats::binned) when big, else value by value (stats::lanes).
+enum Resampled {
+    Bins(Bins),
+    Values(Deviations),
 }
 
-/// Σd and Σd² (d = x − c) over the n values `x(0)`, …, `x(n − 1)`, taken
-/// in that order into four sums in turn: one sum's additions wait on each
-/// other (a floating-point add's latency), four overlap.
-#[inline(always)]
-fn four_sums(n: usize, mut x: impl FnMut(usize) -> f64, c: f64) -> (f64, f64) {
+/// Σd and Σd² (d = x − c) over `xs`, taken in order into four sums in
+/// turn: one sum's additions wait on each other (a floating-point add's
+/// latency), four overlap.
+fn shifted_sums(xs: &[f64], c: f64) -> (f64, f64) {
     let (mut a, mut b) = ([0.0f64; 4], [0.0f64; 4]);
-    for i in 0..n / 4 {
+    let mut quads = xs.chunks_exact(4);
+    for q in &mut quads {
         for k in 0..4 {
-            let d = x(4 * i + k) - c;
+            let d = q[k] - c;
             a[k] += d;
             b[k] += d * d;
         }
     }
-    for i in n - n % 4..n {
-        let d = x(i) - c;
+    for &x in quads.remainder() {
+        let d = x - c;
         a[0] += d;
         b[0] += d * d;
     }
