@@ -130,21 +130,26 @@ impl Replicates {
 #[inline(always)]
 pub fn index(r: &mut impl rand::Rng, n: usize) -> usize {
     match u32::try_from(n) {
-        Ok(n32) if n32 > 0 => {
-            let n = u64::from(n32);
-            let mut m = u64::from(r.next_u32()) * n;
-            if u64::from(m as u32) < n {
-                // 2³² mod n: the draws of the low half below it are the
-                // surplus that would favour the first indices.
-                let t = u64::from(n32.wrapping_neg() % n32);
-                while u64::from(m as u32) < t {
-                    m = u64::from(r.next_u32()) * n;
-                }
-            }
-            (m >> 32) as usize
-        }
+        Ok(n32) if n32 > 0 => index_u32(r, n32) as usize,
         _ => ((u128::from(r.next_u64()) * n as u128) >> 64) as usize,
     }
+}
+
+/// [`index`] for a count known to fit 32 bits (the same draws): spares
+/// the width test where counts are checked once, not per draw. 0 for n = 0.
+#[inline(always)]
+pub fn index_u32(r: &mut impl rand::Rng, n: u32) -> u32 {
+    let wide = u64::from(n);
+    let mut m = u64::from(r.next_u32()) * wide;
+    if (m as u32) < n {
+        // 2³² mod n: the draws of the low half below it are the surplus
+        // that would favour the first indices.
+        let t = n.wrapping_neg() % n;
+        while (m as u32) < t {
+            m = u64::from(r.next_u32()) * wide;
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// Percentile bootstrap CI of `stat` over `data` (resampled with

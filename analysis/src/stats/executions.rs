@@ -15,7 +15,7 @@
 
 use super::binned::{Bins, ShuffleScratch, BINNED_FROM};
 use super::bootstrap::{
-    index, interval_from, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
+    index, index_u32, interval_from, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
 };
 use super::dist::t_two_sided;
 use super::lanes::{self, Deviations, Lanes};
@@ -512,17 +512,21 @@ fn factor_of(sp: &[Spread]) -> f64 {
 
 /// Measurements grouped by execution, as [`paper_statistic`] reads them.
 trait Groups {
-    fn len(&self, e: usize) -> usize;
     /// Measurement `k` of execution `e`.
     fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64;
 }
 
-impl Groups for &[Vec<f64>] {
-    fn len(&self, e: usize) -> usize {
-        self[e].len()
-    }
+/// A series' measurements in one slice, execution e at
+/// `starts[e]..starts[e + 1]`: one read per measurement, where a slice of
+/// executions takes two.
+struct Flat<'a> {
+    values: &'a [f64],
+    starts: &'a [usize],
+}
+
+impl Groups for Flat<'_> {
     fn get(&mut self, e: usize, k: usize, _: &mut impl rand::Rng) -> f64 {
-        self[e][k]
+        self.values[self.starts[e] + k]
     }
 }
 
@@ -563,9 +567,6 @@ impl<'a> LazyShuffle<'a> {
 }
 
 impl Groups for LazyShuffle<'_> {
-    fn len(&self, e: usize) -> usize {
-        self.starts[e + 1] - self.starts[e]
-    }
     fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
         let at = self.starts[e] + k;
         if let Some(&x) = self.dealt.get(&at) {
@@ -692,12 +693,6 @@ impl<'a> Shuffle<'a> {
 }
 
 impl Groups for Shuffle<'_> {
-    fn len(&self, e: usize) -> usize {
-        match self {
-            Shuffle::Binned(b) => b.lazy.len(e),
-            Shuffle::Values { starts, .. } => starts[e + 1] - starts[e],
-        }
-    }
     fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
         match self {
             Shuffle::Binned(b) => b.lazy.get(e, k, r),
@@ -722,52 +717,74 @@ fn binned_pool(pooled: &[f64], executions: &[Vec<f64>]) -> Option<(Bins, f64)> {
 
 /// Scratch space for [`paper_statistic`].
 struct Scratch {
-    seen: Vec<bool>,
-    picked: Vec<(usize, usize)>,
-    m: Vec<usize>,
-    swaps: Vec<usize>,
-    /// The measurements drawn from one execution.
-    ks: Vec<usize>,
-    /// A group's values.
-    group: Vec<f64>,
+    /// Each execution's length (a shuffle keeps them).
+    lens: Vec<u32>,
+    /// The pair in which each execution was last drawn from for the group
+    /// across executions (a pair number, so nothing is reset per pair).
+    seen: Vec<u64>,
+    pair: u64,
+    /// Identity permutation of measurement indices, for partial shuffles.
+    m: Vec<u32>,
+    swaps: Vec<u32>,
+    /// The measurements drawn for the group being built.
+    ks: Vec<u32>,
+    /// Each pair's n·Σ(x − x̄)² across and within.
+    spreads: Vec<(f64, f64)>,
 }
 
 impl Scratch {
     fn new(executions: &[Vec<f64>]) -> Self {
         let longest = executions.iter().map(Vec::len).max().unwrap_or(0);
         Scratch {
-            seen: vec![false; executions.len()],
-            picked: Vec::new(),
-            m: (0..longest).collect(),
+            // `group_size` refuses an execution of 2³² or more.
+            lens: executions
+                .iter()
+                .map(|e| u32::try_from(e.len()).unwrap_or(u32::MAX))
+                .collect(),
+            seen: vec![0; executions.len()],
+            pair: 0,
+            m: (0..u32::try_from(longest).unwrap_or(u32::MAX)).collect(),
             swaps: Vec::new(),
             ks: Vec::new(),
-            group: Vec::new(),
+            spreads: Vec::new(),
         }
     }
 }
 
-/// n·Σ(x − x̄)² of a group of n, as n·Σd² − (Σd)² over the values'
-/// deviations d from its first one: no division at all (`Welford::push`
-/// divides per value, and those divisions were most of the statistic's
-/// time), and the shift keeps the sums free of cancellation. Equal values
-/// give exactly 0.
-fn scaled_squared_deviations(xs: &[f64]) -> f64 {
-    let Some(&c) = xs.first() else {
-        return 0.0;
-    };
-    let (mut s1, mut s2) = (0.0, 0.0);
-    for &x in xs {
-        let d = x - c;
-        s1 += d;
-        s2 += d * d;
+/// n·Σ(x − x̄)² of a group of n, built one value at a time as n·Σd² − (Σd)²
+/// over the values' deviations d from the first: no division at all
+/// (`Welford::push` divides per value, and those divisions were most of
+/// the statistic's time), no buffer, and the shift keeps the sums free of
+/// cancellation. Equal values give exactly 0.
+#[derive(Clone, Copy, Default)]
+struct GroupSpread {
+    c: f64,
+    s1: f64,
+    s2: f64,
+}
+
+impl GroupSpread {
+    /// Adds value `i` of the group (the first sets the shift).
+    #[inline(always)]
+    fn push(&mut self, i: usize, x: f64) {
+        if i == 0 {
+            self.c = x;
+        }
+        let d = x - self.c;
+        self.s1 += d;
+        self.s2 += d * d;
     }
-    // A comparison, not `f64::max`: WebAssembly's `f64.max` treats NaN
-    // otherwise, so `max` is a call there.
-    let v = xs.len() as f64 * s2 - s1 * s1;
-    if v > 0.0 {
-        v
-    } else {
-        0.0
+
+    #[inline(always)]
+    fn scaled(&self, n: usize) -> f64 {
+        // A comparison, not `f64::max`: WebAssembly's `f64.max` treats NaN
+        // otherwise, so `max` is a call there.
+        let v = n as f64 * self.s2 - self.s1 * self.s1;
+        if v > 0.0 {
+            v
+        } else {
+            0.0
+        }
     }
 }
 
@@ -777,8 +794,8 @@ fn scaled_squared_deviations(xs: &[f64]) -> f64 {
 /// SD(g distinct measurements of one slot's execution). Two slots of one
 /// execution (a bootstrap replicate's repeats) give two different
 /// measurements of it, never one twice: copies would add ties and shrink
-/// the SD. Needs g ≤ slots and g ≤ every execution's length. `None` when no
-/// within group varies.
+/// the SD. Needs 2 ≤ g ≤ slots and g ≤ every execution's length. `None`
+/// when no within group varies.
 fn paper_statistic<R: rand::Rng + Clone>(
     executions: &mut impl Groups,
     slots: &mut [usize],
@@ -793,11 +810,21 @@ fn paper_statistic<R: rand::Rng + Clone>(
     // at every draw.
     let mut local = stream.clone();
     let r = &mut local;
-    let mut sum = 0.0;
-    let mut used = 0usize;
     // With g slots of g, every slot is in the group, and a group's order
     // does not change its SD: no slot shuffle.
     let every_slot = g == slots.len();
+    s.ks.resize(g, 0);
+    s.swaps.resize(g, 0);
+    let Scratch {
+        lens,
+        seen,
+        pair,
+        m,
+        swaps,
+        ks,
+        spreads,
+    } = s;
+    spreads.clear();
     for _ in 0..pairs {
         // g distinct slots: a partial Fisher–Yates shuffle.
         if !every_slot {
@@ -806,68 +833,69 @@ fn paper_statistic<R: rand::Rng + Clone>(
                 slots.swap(i, j);
             }
         }
-        s.group.clear();
-        s.picked.clear();
-        for &e in &slots[..g] {
-            let len = executions.len(e);
-            let mut k = index(r, len);
-            if s.seen[e] {
-                while s.picked.contains(&(e, k)) {
-                    k = index(r, len);
+        *pair += 1;
+        let group = &slots[..g];
+        let mut across = GroupSpread::default();
+        for (i, &e) in group.iter().enumerate() {
+            let len = lens[e];
+            let mut k = index_u32(r, len);
+            if seen[e] == *pair {
+                while group[..i]
+                    .iter()
+                    .zip(&ks[..i])
+                    .any(|(&f, &j)| f == e && j == k)
+                {
+                    k = index_u32(r, len);
                 }
             }
-            s.seen[e] = true;
-            s.picked.push((e, k));
-            s.group.push(executions.get(e, k, r));
+            seen[e] = *pair;
+            ks[i] = k;
+            across.push(i, executions.get(e, k as usize, r));
         }
-        let across = scaled_squared_deviations(&s.group);
-        for &(e, _) in &s.picked {
-            s.seen[e] = false;
-        }
+        let across = across.scaled(g);
         // g distinct measurements of one execution: drawn and redrawn on a
         // repeat when g is small against the execution (a repeat is rare);
         // else the identity permutation of indices, shuffled in its first
         // g places and put back after (O(g), not O(measurements)).
         let e = order[index(r, order.len())];
-        let len = executions.len(e);
-        let gw = g.min(len);
-        s.group.clear();
-        if 4 * gw * gw <= len {
-            s.ks.clear();
-            for _ in 0..gw {
-                let mut k = index(r, len);
-                while s.ks.contains(&k) {
-                    k = index(r, len);
+        let len = lens[e];
+        let mut within = GroupSpread::default();
+        if 4 * g * g <= len as usize {
+            for i in 0..g {
+                let mut k = index_u32(r, len);
+                while ks[..i].contains(&k) {
+                    k = index_u32(r, len);
                 }
-                s.ks.push(k);
-                s.group.push(executions.get(e, k, r));
+                ks[i] = k;
+                within.push(i, executions.get(e, k as usize, r));
             }
         } else {
-            let view = &mut s.m[..len];
-            s.swaps.clear();
-            for i in 0..gw {
-                let j = i + index(r, len - i);
-                view.swap(i, j);
-                s.swaps.push(j);
+            let view = &mut m[..len as usize];
+            for (i, swap) in swaps[..g].iter_mut().enumerate() {
+                let j = i as u32 + index_u32(r, len - i as u32);
+                view.swap(i, j as usize);
+                *swap = j;
             }
-            for &k in &view[..gw] {
-                s.group.push(executions.get(e, k, r));
+            for (i, &k) in view[..g].iter().enumerate() {
+                within.push(i, executions.get(e, k as usize, r));
             }
-            for (i, &j) in s.swaps.iter().enumerate().rev() {
-                view.swap(i, j);
+            for (i, &j) in swaps[..g].iter().enumerate().rev() {
+                view.swap(i, j as usize);
             }
         }
-        let within = scaled_squared_deviations(&s.group);
-        // SD over SD, as the root of the variances' ratio (one root and one
-        // division: a variance is n·Σ(x − x̄)² / (n(n − 1)), and the groups'
-        // n(n − 1) are one factor, 1 when they are of one size).
-        if gw >= 2 && within > 0.0 {
-            let sizes = (gw * (gw - 1)) as f64 / (g * (g - 1)) as f64;
-            sum += (sizes * across / within).sqrt();
+        spreads.push((across, within.scaled(g)));
+    }
+    *stream = local;
+    // SD over SD, as the root of the variances' ratio (the groups are of
+    // one size, so n(n − 1) cancels), in a pass of its own: the root and
+    // the division, slow and chained, held up every pair's draws.
+    let (mut sum, mut used) = (0.0, 0usize);
+    for &(across, within) in spreads.iter() {
+        if within > 0.0 {
+            sum += (across / within).sqrt();
             used += 1;
         }
     }
-    *stream = local;
     (used > 0).then(|| sum / used as f64)
 }
 
@@ -875,6 +903,10 @@ fn paper_statistic<R: rand::Rng + Clone>(
 /// executions and the shortest execution.
 fn group_size(executions: &[Vec<f64>], o: &ImpactOptions) -> Option<usize> {
     let min_len = executions.iter().map(Vec::len).min()?;
+    // Draws within an execution are 32-bit.
+    if executions.iter().any(|e| u32::try_from(e.len()).is_err()) {
+        return None;
+    }
     Some(o.group_size.min(executions.len()).min(min_len))
 }
 
@@ -895,8 +927,13 @@ pub fn impact_factor(
         return None;
     }
     let order: Vec<usize> = (0..executions.len()).collect();
+    let values: Vec<f64> = executions.iter().flatten().copied().collect();
+    let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
     paper_statistic(
-        &mut &executions[..],
+        &mut Flat {
+            values: &values,
+            starts: &starts(&sizes),
+        },
         &mut order.clone(),
         &order,
         g,
@@ -1010,6 +1047,8 @@ pub fn impact_factor_analysis(
     let paper_on = g >= 2 && o.pairs > 0;
     let mut rp = rand_pcg::Pcg32::seed_from_u64(b.seed ^ 0x6e75_6c6c);
     let pooled: Vec<f64> = executions.iter().flatten().copied().collect();
+    let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
+    let pooled_starts = starts(&sizes);
     let order: Vec<usize> = (0..e).collect();
     let mut slots = order.clone();
     let mut scratch = Scratch::new(executions);
@@ -1077,7 +1116,10 @@ pub fn impact_factor_analysis(
                 }
                 slots.copy_from_slice(&order);
                 if let Some(x) = paper_statistic(
-                    &mut &executions[..],
+                    &mut Flat {
+                        values: &pooled,
+                        starts: &pooled_starts,
+                    },
                     &mut slots,
                     &order,
                     g,
@@ -1268,8 +1310,10 @@ mod tests {
                 seen.push(x);
             }
             first[seen[0] as usize] += 1;
-            let places: Vec<(usize, usize)> = (0..3)
-                .flat_map(|e| (0..lazy.len(e)).map(move |k| (e, k)))
+            let places: Vec<(usize, usize)> = [5, 3, 4]
+                .into_iter()
+                .enumerate()
+                .flat_map(|(e, n)| (0..n).map(move |k| (e, k)))
                 .collect();
             let mut all: Vec<f64> = places
                 .into_iter()
