@@ -184,8 +184,8 @@ trait Backend {
     type F: Copy;
     fn load(x: &[u32; 4]) -> Self::U;
     fn store(x: Self::U) -> [u32; 4];
-    /// The eight 16-bit lanes, lowest first.
-    fn store16(x: Self::U) -> [u16; 8];
+    /// The low and the high 64 bits.
+    fn halves64(x: Self::U) -> [u64; 2];
     fn zeros() -> Self::U;
     fn add(a: Self::U, b: Self::U) -> Self::U;
     fn xor(a: Self::U, b: Self::U) -> Self::U;
@@ -204,6 +204,31 @@ trait Backend {
     fn fload(x: &[f64; 2]) -> Self::F;
     fn fadd(a: Self::F, b: Self::F) -> Self::F;
     fn fstore(x: Self::F) -> [f64; 2];
+}
+
+/// The two 64-bit halves of a vector of drawn indices, for cutting into
+/// lanes with shifts. Through `black_box`, which costs a store and two
+/// loads: without it the compiler turns the shifts back into one lane
+/// extraction per index (natively `pextrw`, two micro-ops at one a cycle;
+/// V8 emits the same for WebAssembly's), and those held up the draws by a
+/// fifth.
+#[inline(always)]
+fn halves<B: Backend>(x: B::U) -> [u64; 2] {
+    core::hint::black_box(B::halves64(x))
+}
+
+/// The eight 16-bit lanes of drawn indices, lowest first.
+#[inline(always)]
+fn words16<B: Backend>(x: B::U) -> [u32; 8] {
+    let h = halves::<B>(x);
+    core::array::from_fn(|j| (h[j / 4] >> (16 * (j % 4))) as u16 as u32)
+}
+
+/// The four 32-bit lanes of drawn indices, lowest first.
+#[inline(always)]
+fn words32<B: Backend>(x: B::U) -> [u32; 4] {
+    let h = halves::<B>(x);
+    core::array::from_fn(|j| (h[j / 2] >> (32 * (j % 2))) as u32)
 }
 
 #[inline(always)]
@@ -268,16 +293,16 @@ fn draw<B: Backend, T: Take>(
         for _ in 0..full {
             let (idx, rej) = B::draw16(step(), n16, t);
             tally = B::sub16(tally, rej);
-            take.full(&B::store16(idx).map(u32::from));
+            take.full(&words16::<B>(idx));
         }
-        rejected += B::store16(tally)
+        rejected += B::halves64(tally)
             .iter()
-            .map(|&c| usize::from(c))
+            .flat_map(|&h| (0..4).map(move |j| (h >> (16 * j)) as u16 as usize))
             .sum::<usize>();
         if count > 0 {
             let (idx, rej) = B::draw16(step(), n16, t);
-            take.part(&B::store16(idx).map(u32::from), count);
-            rejected += B::store16(rej)[..count].iter().filter(|&&r| r != 0).count();
+            take.part(&words16::<B>(idx), count);
+            rejected += words16::<B>(rej)[..count].iter().filter(|&&r| r != 0).count();
         }
     } else {
         let t = n.wrapping_neg() % n;
@@ -285,7 +310,7 @@ fn draw<B: Backend, T: Take>(
         let mut batch = || {
             let (a, ra) = B::draw32(step(), n, t);
             let (b, rb) = B::draw32(step(), n, t);
-            let (a, b) = (B::store(a), B::store(b));
+            let (a, b) = (words32::<B>(a), words32::<B>(b));
             let idx = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
             (idx, ra, rb)
         };
@@ -406,7 +431,7 @@ impl Take for Into<'_> {
 mod portable {
     pub struct B;
 
-    fn halves(x: [u32; 4]) -> [u16; 8] {
+    fn shorts(x: [u32; 4]) -> [u16; 8] {
         core::array::from_fn(|j| (x[j / 2] >> (16 * (j % 2))) as u16)
     }
 
@@ -423,8 +448,8 @@ mod portable {
         fn store(x: [u32; 4]) -> [u32; 4] {
             x
         }
-        fn store16(x: [u32; 4]) -> [u16; 8] {
-            halves(x)
+        fn halves64(x: [u32; 4]) -> [u64; 2] {
+            [0, 1].map(|h| u64::from(x[2 * h]) | u64::from(x[2 * h + 1]) << 32)
         }
         fn zeros() -> [u32; 4] {
             [0; 4]
@@ -448,7 +473,7 @@ mod portable {
             [0, 1, 2, 3].map(|k| a[k].wrapping_sub(b[k]))
         }
         fn sub16(a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
-            let (a, b) = (halves(a), halves(b));
+            let (a, b) = (shorts(a), shorts(b));
             words(core::array::from_fn(|j| a[j].wrapping_sub(b[j])))
         }
         fn draw32(u: [u32; 4], n: u32, t: u32) -> ([u32; 4], [u32; 4]) {
@@ -460,7 +485,7 @@ mod portable {
             )
         }
         fn draw16(u: [u32; 4], n: u16, t: u16) -> ([u32; 4], [u32; 4]) {
-            let m = halves(u).map(|x| u32::from(x) * u32::from(n));
+            let m = shorts(u).map(|x| u32::from(x) * u32::from(n));
             let rej = m.map(|x| (x as u16) < t);
             (
                 words(core::array::from_fn(|j| {
@@ -514,11 +539,13 @@ mod sse2 {
             out
         }
         #[inline(always)]
-        fn store16(x: __m128i) -> [u16; 8] {
-            let mut out = [0u16; 8];
-            // SAFETY: an unaligned store to the 16 bytes of `out`.
-            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) };
-            out
+        fn halves64(x: __m128i) -> [u64; 2] {
+            unsafe {
+                [
+                    _mm_cvtsi128_si64(x) as u64,
+                    _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64,
+                ]
+            }
         }
         #[inline(always)]
         fn zeros() -> __m128i {
@@ -627,11 +654,8 @@ mod simd128 {
             out
         }
         #[inline(always)]
-        fn store16(x: v128) -> [u16; 8] {
-            let mut out = [0u16; 8];
-            // SAFETY: a store to the 16 bytes of `out`.
-            unsafe { v128_store(out.as_mut_ptr().cast(), x) };
-            out
+        fn halves64(x: v128) -> [u64; 2] {
+            [u64x2_extract_lane::<0>(x), u64x2_extract_lane::<1>(x)]
         }
         #[inline(always)]
         fn zeros() -> v128 {
