@@ -815,17 +815,13 @@ fn paper_statistic<R: rand::Rng + Clone>(
     let every_slot = g == slots.len();
     s.ks.resize(g, 0);
     s.swaps.resize(g, 0);
-    let Scratch {
-        lens,
-        seen,
-        pair,
-        m,
-        swaps,
-        ks,
-        spreads,
-    } = s;
-    spreads.clear();
-    for _ in 0..pairs {
+    s.spreads.resize(pairs, (0.0, 0.0));
+    // Slices and a local count: kept in registers, where the vectors'
+    // lengths and pointers were read back from memory after every write.
+    let (lens, seen, m) = (&s.lens[..], &mut s.seen[..], &mut s.m[..]);
+    let (swaps, ks) = (&mut s.swaps[..g], &mut s.ks[..g]);
+    let mut pair = s.pair;
+    for spread in s.spreads.iter_mut() {
         // g distinct slots: a partial Fisher–Yates shuffle.
         if !every_slot {
             for i in 0..g {
@@ -833,13 +829,13 @@ fn paper_statistic<R: rand::Rng + Clone>(
                 slots.swap(i, j);
             }
         }
-        *pair += 1;
+        pair += 1;
         let group = &slots[..g];
         let mut across = GroupSpread::default();
         for (i, &e) in group.iter().enumerate() {
             let len = lens[e];
             let mut k = index_u32(r, len);
-            if seen[e] == *pair {
+            if seen[e] == pair {
                 while group[..i]
                     .iter()
                     .zip(&ks[..i])
@@ -848,7 +844,7 @@ fn paper_statistic<R: rand::Rng + Clone>(
                     k = index_u32(r, len);
                 }
             }
-            seen[e] = *pair;
+            seen[e] = pair;
             ks[i] = k;
             across.push(i, executions.get(e, k as usize, r));
         }
@@ -883,14 +879,15 @@ fn paper_statistic<R: rand::Rng + Clone>(
                 view.swap(i, j as usize);
             }
         }
-        spreads.push((across, within.scaled(g)));
+        *spread = (across, within.scaled(g));
     }
     *stream = local;
+    s.pair = pair;
     // SD over SD, as the root of the variances' ratio (the groups are of
     // one size, so n(n − 1) cancels), in a pass of its own: the root and
     // the division, slow and chained, held up every pair's draws.
     let (mut sum, mut used) = (0.0, 0usize);
-    for &(across, within) in spreads.iter() {
+    for &(across, within) in s.spreads.iter() {
         if within > 0.0 {
             sum += (across / within).sqrt();
             used += 1;

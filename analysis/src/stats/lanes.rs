@@ -302,7 +302,10 @@ fn draw<B: Backend, T: Take>(
         if count > 0 {
             let (idx, rej) = B::draw16(step(), n16, t);
             take.part(&words16::<B>(idx), count);
-            rejected += words16::<B>(rej)[..count].iter().filter(|&&r| r != 0).count();
+            rejected += words16::<B>(rej)[..count]
+                .iter()
+                .filter(|&&r| r != 0)
+                .count();
         }
     } else {
         let t = n.wrapping_neg() % n;
