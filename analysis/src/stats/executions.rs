@@ -692,11 +692,32 @@ impl<'a> Shuffle<'a> {
     }
 }
 
-impl Groups for Shuffle<'_> {
-    fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
+impl Shuffle<'_> {
+    /// The paper's statistic on the last shuffle (a shuffle dealt whole is
+    /// read as a flat series: no dispatch per measurement).
+    fn paper_statistic<R: rand::Rng + Clone>(
+        &mut self,
+        slots: &mut [usize],
+        order: &[usize],
+        g: usize,
+        pairs: usize,
+        stream: &mut R,
+        s: &mut Scratch,
+    ) -> Option<f64> {
         match self {
-            Shuffle::Binned(b) => b.lazy.get(e, k, r),
-            Shuffle::Values { pool, starts, .. } => pool[starts[e] + k],
+            Shuffle::Binned(b) => paper_statistic(&mut b.lazy, slots, order, g, pairs, stream, s),
+            Shuffle::Values { pool, starts, .. } => paper_statistic(
+                &mut Flat {
+                    values: pool,
+                    starts,
+                },
+                slots,
+                order,
+                g,
+                pairs,
+                stream,
+                s,
+            ),
         }
     }
 }
@@ -1061,15 +1082,9 @@ pub fn impact_factor_analysis(
             null.push(f);
         }
         if paper_on && k < PAPER_NULL_PERMUTATIONS {
-            if let Some(x) = paper_statistic(
-                &mut shuffle,
-                &mut slots,
-                &order,
-                g,
-                o.pairs,
-                &mut rp,
-                &mut scratch,
-            ) {
+            if let Some(x) =
+                shuffle.paper_statistic(&mut slots, &order, g, o.pairs, &mut rp, &mut scratch)
+            {
                 paper_null.push(x);
             }
         }
