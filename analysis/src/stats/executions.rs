@@ -510,23 +510,16 @@ fn factor_of(sp: &[Spread]) -> f64 {
     Sums::of(sp, &vec![1; sp.len()]).log_factor().exp()
 }
 
-/// Measurements grouped by execution, as [`paper_statistic`] reads them.
+/// A series' measurements, executions one after another, as
+/// [`paper_statistic`] reads them.
 trait Groups {
-    /// Measurement `k` of execution `e`.
-    fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64;
+    /// The measurement at position `at`.
+    fn get(&mut self, at: usize, r: &mut impl rand::Rng) -> f64;
 }
 
-/// A series' measurements in one slice, execution e at
-/// `starts[e]..starts[e + 1]`: one read per measurement, where a slice of
-/// executions takes two.
-struct Flat<'a> {
-    values: &'a [f64],
-    starts: &'a [usize],
-}
-
-impl Groups for Flat<'_> {
-    fn get(&mut self, e: usize, k: usize, _: &mut impl rand::Rng) -> f64 {
-        self.values[self.starts[e] + k]
+impl Groups for &[f64] {
+    fn get(&mut self, at: usize, _: &mut impl rand::Rng) -> f64 {
+        self[at]
     }
 }
 
@@ -538,8 +531,6 @@ impl Groups for Flat<'_> {
 /// measurements; this spares dealing out all of them.
 struct LazyShuffle<'a> {
     pool: &'a [f64],
-    /// Where each execution starts in the shuffled series.
-    starts: Vec<usize>,
     /// Pool positions moved by the sparse Fisher–Yates shuffle.
     moved: std::collections::HashMap<usize, usize>,
     /// Values already dealt, by position in the shuffled series.
@@ -548,10 +539,9 @@ struct LazyShuffle<'a> {
 }
 
 impl<'a> LazyShuffle<'a> {
-    fn new(pool: &'a [f64], sizes: &[usize]) -> Self {
+    fn new(pool: &'a [f64]) -> Self {
         LazyShuffle {
             pool,
-            starts: starts(sizes),
             moved: Default::default(),
             dealt: Default::default(),
             next: 0,
@@ -567,8 +557,7 @@ impl<'a> LazyShuffle<'a> {
 }
 
 impl Groups for LazyShuffle<'_> {
-    fn get(&mut self, e: usize, k: usize, r: &mut impl rand::Rng) -> f64 {
-        let at = self.starts[e] + k;
+    fn get(&mut self, at: usize, r: &mut impl rand::Rng) -> f64 {
         if let Some(&x) = self.dealt.get(&at) {
             return x;
         }
@@ -626,7 +615,7 @@ impl<'a> Shuffle<'a> {
             Some((bins, centre)) => Shuffle::Binned(Box::new(BinnedShuffle {
                 bins,
                 centre,
-                lazy: LazyShuffle::new(pooled, &sizes),
+                lazy: LazyShuffle::new(pooled),
                 sizes,
                 deal: ShuffleScratch::default(),
             })),
@@ -706,18 +695,9 @@ impl Shuffle<'_> {
     ) -> Option<f64> {
         match self {
             Shuffle::Binned(b) => paper_statistic(&mut b.lazy, slots, order, g, pairs, stream, s),
-            Shuffle::Values { pool, starts, .. } => paper_statistic(
-                &mut Flat {
-                    values: pool,
-                    starts,
-                },
-                slots,
-                order,
-                g,
-                pairs,
-                stream,
-                s,
-            ),
+            Shuffle::Values { pool, .. } => {
+                paper_statistic(&mut &pool[..], slots, order, g, pairs, stream, s)
+            }
         }
     }
 }
@@ -738,12 +718,18 @@ fn binned_pool(pooled: &[f64], executions: &[Vec<f64>]) -> Option<(Bins, f64)> {
 
 /// Scratch space for [`paper_statistic`].
 struct Scratch {
-    /// Each execution's length (a shuffle keeps them).
+    /// Each execution's length and start in the series (a shuffle keeps
+    /// them).
     lens: Vec<u32>,
-    /// The pair in which each execution was last drawn from for the group
-    /// across executions (a pair number, so nothing is reset per pair).
+    starts: Vec<usize>,
+    /// The group in which each execution was last seen among the slots (a
+    /// count, so nothing is reset per group).
     seen: Vec<u64>,
-    pair: u64,
+    group: u64,
+    /// The slots of the group across executions, looked up as the group is
+    /// chosen (once, when every slot is in every group): three lookups per
+    /// draw were a tenth of the time in WebAssembly.
+    slots: Vec<Slot>,
     /// Identity permutation of measurement indices, for partial shuffles.
     m: Vec<u32>,
     swaps: Vec<u32>,
@@ -753,17 +739,31 @@ struct Scratch {
     spreads: Vec<(f64, f64)>,
 }
 
+/// A slot of the group across executions, read once per group: the
+/// execution's length, start and repeats were three lookups per draw.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    e: usize,
+    start: usize,
+    len: u32,
+    /// An earlier slot holds the same execution.
+    repeat: bool,
+}
+
 impl Scratch {
     fn new(executions: &[Vec<f64>]) -> Self {
-        let longest = executions.iter().map(Vec::len).max().unwrap_or(0);
+        let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
+        let longest = sizes.iter().copied().max().unwrap_or(0);
         Scratch {
             // `group_size` refuses an execution of 2³² or more.
-            lens: executions
+            lens: sizes
                 .iter()
-                .map(|e| u32::try_from(e.len()).unwrap_or(u32::MAX))
+                .map(|&n| u32::try_from(n).unwrap_or(u32::MAX))
                 .collect(),
+            starts: starts(&sizes),
             seen: vec![0; executions.len()],
-            pair: 0,
+            group: 0,
+            slots: Vec::new(),
             m: (0..u32::try_from(longest).unwrap_or(u32::MAX)).collect(),
             swaps: Vec::new(),
             ks: Vec::new(),
@@ -832,42 +832,65 @@ fn paper_statistic<R: rand::Rng + Clone>(
     let mut local = stream.clone();
     let r = &mut local;
     // With g slots of g, every slot is in the group, and a group's order
-    // does not change its SD: no slot shuffle.
+    // does not change its SD: no slot shuffle, one group of slots.
     let every_slot = g == slots.len();
     s.ks.resize(g, 0);
     s.swaps.resize(g, 0);
+    s.slots.resize(g, Slot::default());
     s.spreads.resize(pairs, (0.0, 0.0));
     // Slices and a local count: kept in registers, where the vectors'
     // lengths and pointers were read back from memory after every write.
-    let (lens, seen, m) = (&s.lens[..], &mut s.seen[..], &mut s.m[..]);
-    let (swaps, ks) = (&mut s.swaps[..g], &mut s.ks[..g]);
-    let mut pair = s.pair;
+    let (lens, starts, seen, m) = (&s.lens[..], &s.starts[..], &mut s.seen[..], &mut s.m[..]);
+    let (group, swaps, ks) = (&mut s.slots[..g], &mut s.swaps[..g], &mut s.ks[..g]);
+    let mut count = s.group;
+    // Slot i's execution e, and whether an earlier slot of the group holds
+    // it.
+    let mut slot = |e: usize, count: u64| {
+        let repeat = seen[e] == count;
+        seen[e] = count;
+        Slot {
+            e,
+            start: starts[e],
+            len: lens[e],
+            repeat,
+        }
+    };
+    if every_slot {
+        count += 1;
+        for (sl, &e) in group.iter_mut().zip(slots.iter()) {
+            *sl = slot(e, count);
+        }
+    }
     for spread in s.spreads.iter_mut() {
         // g distinct slots: a partial Fisher–Yates shuffle.
         if !every_slot {
-            for i in 0..g {
+            count += 1;
+            for (i, sl) in group.iter_mut().enumerate() {
                 let j = i + index(r, slots.len() - i);
                 slots.swap(i, j);
+                *sl = slot(slots[i], count);
             }
         }
-        pair += 1;
-        let group = &slots[..g];
         let mut across = GroupSpread::default();
-        for (i, &e) in group.iter().enumerate() {
-            let len = lens[e];
+        for i in 0..g {
+            let Slot {
+                e,
+                start,
+                len,
+                repeat,
+            } = group[i];
             let mut k = index_u32(r, len);
-            if seen[e] == pair {
+            if repeat {
                 while group[..i]
                     .iter()
                     .zip(&ks[..i])
-                    .any(|(&f, &j)| f == e && j == k)
+                    .any(|(f, &j)| f.e == e && j == k)
                 {
                     k = index_u32(r, len);
                 }
             }
-            seen[e] = pair;
             ks[i] = k;
-            across.push(i, executions.get(e, k as usize, r));
+            across.push(i, executions.get(start + k as usize, r));
         }
         let across = across.scaled(g);
         // g distinct measurements of one execution: drawn and redrawn on a
@@ -875,7 +898,7 @@ fn paper_statistic<R: rand::Rng + Clone>(
         // else the identity permutation of indices, shuffled in its first
         // g places and put back after (O(g), not O(measurements)).
         let e = order[index(r, order.len())];
-        let len = lens[e];
+        let (start, len) = (starts[e], lens[e]);
         let mut within = GroupSpread::default();
         if 4 * g * g <= len as usize {
             for i in 0..g {
@@ -884,26 +907,26 @@ fn paper_statistic<R: rand::Rng + Clone>(
                     k = index_u32(r, len);
                 }
                 ks[i] = k;
-                within.push(i, executions.get(e, k as usize, r));
+                within.push(i, executions.get(start + k as usize, r));
             }
         } else {
             let view = &mut m[..len as usize];
-            for (i, swap) in swaps[..g].iter_mut().enumerate() {
+            for (i, swap) in swaps.iter_mut().enumerate() {
                 let j = i as u32 + index_u32(r, len - i as u32);
                 view.swap(i, j as usize);
                 *swap = j;
             }
             for (i, &k) in view[..g].iter().enumerate() {
-                within.push(i, executions.get(e, k as usize, r));
+                within.push(i, executions.get(start + k as usize, r));
             }
-            for (i, &j) in swaps[..g].iter().enumerate().rev() {
+            for (i, &j) in swaps.iter().enumerate().rev() {
                 view.swap(i, j as usize);
             }
         }
         *spread = (across, within.scaled(g));
     }
     *stream = local;
-    s.pair = pair;
+    s.group = count;
     // SD over SD, as the root of the variances' ratio (the groups are of
     // one size, so n(n − 1) cancels), in a pass of its own: the root and
     // the division, slow and chained, held up every pair's draws.
@@ -946,12 +969,8 @@ pub fn impact_factor(
     }
     let order: Vec<usize> = (0..executions.len()).collect();
     let values: Vec<f64> = executions.iter().flatten().copied().collect();
-    let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
     paper_statistic(
-        &mut Flat {
-            values: &values,
-            starts: &starts(&sizes),
-        },
+        &mut &values[..],
         &mut order.clone(),
         &order,
         g,
@@ -1065,8 +1084,6 @@ pub fn impact_factor_analysis(
     let paper_on = g >= 2 && o.pairs > 0;
     let mut rp = rand_pcg::Pcg32::seed_from_u64(b.seed ^ 0x6e75_6c6c);
     let pooled: Vec<f64> = executions.iter().flatten().copied().collect();
-    let sizes: Vec<usize> = executions.iter().map(Vec::len).collect();
-    let pooled_starts = starts(&sizes);
     let order: Vec<usize> = (0..e).collect();
     let mut slots = order.clone();
     let mut scratch = Scratch::new(executions);
@@ -1128,10 +1145,7 @@ pub fn impact_factor_analysis(
                 }
                 slots.copy_from_slice(&order);
                 if let Some(x) = paper_statistic(
-                    &mut Flat {
-                        values: &pooled,
-                        starts: &pooled_starts,
-                    },
+                    &mut &pooled[..],
                     &mut slots,
                     &order,
                     g,
@@ -1306,31 +1320,23 @@ mod tests {
     #[test]
     fn a_lazy_shuffle_read_whole_is_a_uniform_permutation() {
         let pool: Vec<f64> = (0..12).map(f64::from).collect();
-        let mut lazy = LazyShuffle::new(&pool, &[5, 3, 4]);
+        let mut lazy = LazyShuffle::new(&pool);
         let mut r = rng(4);
         let mut first = [0usize; 12];
         for _ in 0..24_000 {
             lazy.reset();
             // Read out of order and twice: a position keeps its value.
             let mut seen: Vec<f64> = Vec::new();
-            for (e, k) in [(2, 3), (0, 0), (1, 2), (2, 3)] {
-                let x = lazy.get(e, k, &mut r);
-                if (e, k) == (2, 3) && !seen.is_empty() {
+            for at in [11, 0, 7, 11] {
+                let x = lazy.get(at, &mut r);
+                if at == 11 && !seen.is_empty() {
                     assert_eq!(x, seen[0]);
                     continue;
                 }
                 seen.push(x);
             }
             first[seen[0] as usize] += 1;
-            let places: Vec<(usize, usize)> = [5, 3, 4]
-                .into_iter()
-                .enumerate()
-                .flat_map(|(e, n)| (0..n).map(move |k| (e, k)))
-                .collect();
-            let mut all: Vec<f64> = places
-                .into_iter()
-                .map(|(e, k)| lazy.get(e, k, &mut r))
-                .collect();
+            let mut all: Vec<f64> = (0..12).map(|at| lazy.get(at, &mut r)).collect();
             all.sort_by(f64::total_cmp);
             assert_eq!(all, pool);
         }
