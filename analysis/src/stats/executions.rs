@@ -900,7 +900,13 @@ fn paper_statistic<R: rand::Rng + Clone>(
         let e = order[index(r, order.len())];
         let (start, len) = (starts[e], lens[e]);
         let mut within = GroupSpread::default();
-        if 4 * g * g <= len as usize {
+        if len as usize == g {
+            // The whole execution, whose spread its order does not change:
+            // read in place, no draws.
+            for i in 0..g {
+                within.push(i, executions.get(start + i, r));
+            }
+        } else if 4 * g * g <= len as usize {
             for i in 0..g {
                 let mut k = index_u32(r, len);
                 while ks[..i].contains(&k) {
