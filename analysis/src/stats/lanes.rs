@@ -195,6 +195,8 @@ trait Backend {
     /// Lane by lane, a − b as u32s, and as u16s.
     fn sub32(a: Self::U, b: Self::U) -> Self::U;
     fn sub16(a: Self::U, b: Self::U) -> Self::U;
+    /// Each 16-bit lane shifted left by 4.
+    fn times16(a: Self::U) -> Self::U;
     /// For each 32-bit lane u: ⌊u·n / 2³²⌋, or n where the low half of u·n
     /// is below `t` (rejected); and the rejected lanes as all ones.
     fn draw32(u: Self::U, n: u32, t: u32) -> (Self::U, Self::U);
@@ -217,18 +219,18 @@ fn halves<B: Backend>(x: B::U) -> [u64; 2] {
     core::hint::black_box(B::halves64(x))
 }
 
-/// The eight 16-bit lanes of drawn indices, lowest first.
+/// The eight 16-bit lanes, lowest first.
 #[inline(always)]
-fn words16<B: Backend>(x: B::U) -> [u32; 8] {
+fn words16<B: Backend>(x: B::U) -> [usize; 8] {
     let h = halves::<B>(x);
-    core::array::from_fn(|j| (h[j / 4] >> (16 * (j % 4))) as u16 as u32)
+    core::array::from_fn(|j| (h[j / 4] >> (16 * (j % 4))) as u16 as usize)
 }
 
-/// The four 32-bit lanes of drawn indices, lowest first.
+/// The four 32-bit lanes, lowest first.
 #[inline(always)]
-fn words32<B: Backend>(x: B::U) -> [u32; 4] {
+fn words32<B: Backend>(x: B::U) -> [usize; 4] {
     let h = halves::<B>(x);
-    core::array::from_fn(|j| (h[j / 2] >> (32 * (j % 2))) as u32)
+    core::array::from_fn(|j| (h[j / 2] >> (32 * (j % 2))) as u32 as usize)
 }
 
 #[inline(always)]
@@ -254,11 +256,15 @@ fn step<B: Backend>(s: &mut [B::U; 4]) -> B::U {
 
 /// What is done with the draws (a trait rather than a closure, so that it
 /// is inlined at each of `draw`'s call sites).
+///
+/// A batch comes as byte offsets, 16 × index, of (d, d²) pairs: for 16-bit
+/// draws scaled in the vector, eight at once, where each index took a
+/// shift of its own (a tenth of the loop's instructions in V8).
 trait Take {
-    /// A whole batch; a rejected draw's index is n.
-    fn full(&mut self, idx: &[u32; BATCH]);
+    /// A whole batch; a rejected draw's offset is 16n.
+    fn full(&mut self, at: &[usize; BATCH]);
     /// The last batch, of which the first `count` draws count.
-    fn part(&mut self, idx: &[u32; BATCH], count: usize);
+    fn part(&mut self, at: &[usize; BATCH], count: usize);
     /// A redraw, in place of the next rejected draw.
     fn redraw(&mut self, i: usize);
 }
@@ -288,12 +294,16 @@ fn draw<B: Backend, T: Take>(
     let mut rejected = 0usize;
     if n as usize <= SHORT {
         let (n16, t) = (n as u16, (65_536 % n) as u16);
+        // 16 × index fits 16 bits: an index is below n ≤ 2¹², and a
+        // rejected draw's n is 2¹² only when no draw is rejected (2¹⁶ mod
+        // 2¹² = 0).
+        let at = |idx| words16::<B>(B::times16(idx));
         // Rejections per 16-bit lane (at most SHORT / 8 each).
         let mut tally = B::zeros();
         for _ in 0..full {
             let (idx, rej) = B::draw16(step(), n16, t);
             tally = B::sub16(tally, rej);
-            take.full(&words16::<B>(idx));
+            take.full(&at(idx));
         }
         rejected += B::halves64(tally)
             .iter()
@@ -301,7 +311,7 @@ fn draw<B: Backend, T: Take>(
             .sum::<usize>();
         if count > 0 {
             let (idx, rej) = B::draw16(step(), n16, t);
-            take.part(&words16::<B>(idx), count);
+            take.part(&at(idx), count);
             rejected += words16::<B>(rej)[..count]
                 .iter()
                 .filter(|&&r| r != 0)
@@ -314,17 +324,18 @@ fn draw<B: Backend, T: Take>(
             let (a, ra) = B::draw32(step(), n, t);
             let (b, rb) = B::draw32(step(), n, t);
             let (a, b) = (words32::<B>(a), words32::<B>(b));
-            let idx = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
-            (idx, ra, rb)
+            // 16 × index ≤ 16n, an offset within the pairs: it fits.
+            let at = [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]].map(|i| i << 4);
+            (at, ra, rb)
         };
         for _ in 0..full {
-            let (idx, ra, rb) = batch();
+            let (at, ra, rb) = batch();
             tally = B::sub32(B::sub32(tally, ra), rb);
-            take.full(&idx);
+            take.full(&at);
         }
         if count > 0 {
-            let (idx, ra, rb) = batch();
-            take.part(&idx, count);
+            let (at, ra, rb) = batch();
+            take.part(&at, count);
             let (ra, rb) = (B::store(ra), B::store(rb));
             let rej = [ra[0], ra[1], ra[2], ra[3], rb[0], rb[1], rb[2], rb[3]];
             rejected += rej[..count].iter().filter(|&&r| r != 0).count();
@@ -347,17 +358,17 @@ struct Sums<'a, B: Backend> {
 }
 
 impl<B: Backend> Sums<'_, B> {
-    /// The pair at index i ≤ n (n: the zeros), unchecked: the check cost
-    /// a tenth of the loop.
+    /// The pair at byte offset `at` = 16i, i ≤ n (n: the zeros),
+    /// unchecked: the check cost a tenth of the loop.
     #[inline(always)]
-    fn at(&self, i: u32) -> B::F {
-        debug_assert!((i as usize) <= self.n);
-        // SAFETY: `pairs` holds n + 1 pairs, and every index given here is
-        // at most n: a draw's ⌊u·n / 2ᵇ⌋ with u < 2ᵇ is below n, a rejected
-        // draw's is n, and so are the unused places of a last batch
-        // (`Backend::draw16`/`draw32`, held to the plain arrays' by the
-        // tests, and `Take::part`).
-        B::fload(unsafe { self.pairs.get_unchecked(i as usize) })
+    fn at(&self, at: usize) -> B::F {
+        debug_assert!(at % 16 == 0 && at / 16 <= self.n);
+        // SAFETY: `pairs` holds n + 1 pairs of 16 bytes, and every offset
+        // given here is 16i with i at most n: a draw's ⌊u·n / 2ᵇ⌋ with
+        // u < 2ᵇ is below n, a rejected draw's is n, and so are the unused
+        // places of a last batch (`Backend::draw16`/`draw32`, held to the
+        // plain arrays' by the tests; `draw`'s scaling; `Take::part`).
+        B::fload(unsafe { &*self.pairs.as_ptr().byte_add(at) })
     }
 
     fn total(&self) -> (f64, f64) {
@@ -369,18 +380,18 @@ impl<B: Backend> Sums<'_, B> {
 
 impl<B: Backend> Take for Sums<'_, B> {
     #[inline(always)]
-    fn full(&mut self, idx: &[u32; BATCH]) {
-        for (k, &i) in idx.iter().enumerate() {
-            self.acc[k % 4] = B::fadd(self.acc[k % 4], self.at(i));
+    fn full(&mut self, at: &[usize; BATCH]) {
+        for (k, &a) in at.iter().enumerate() {
+            self.acc[k % 4] = B::fadd(self.acc[k % 4], self.at(a));
         }
     }
 
     #[inline(always)]
-    fn part(&mut self, idx: &[u32; BATCH], count: usize) {
+    fn part(&mut self, at: &[usize; BATCH], count: usize) {
         // All eight, those past `count` adding zeros: a loop to `count`
         // would index the sums at run time, and keep them in memory.
-        for (k, &i) in idx.iter().enumerate() {
-            let x = self.at(if k < count { i } else { self.n as u32 });
+        for (k, &a) in at.iter().enumerate() {
+            let x = self.at(if k < count { a } else { self.n << 4 });
             self.acc[k % 4] = B::fadd(self.acc[k % 4], x);
         }
     }
@@ -403,14 +414,14 @@ struct Into<'a> {
 
 impl Take for Into<'_> {
     #[inline(always)]
-    fn full(&mut self, idx: &[u32; BATCH]) {
-        self.part(idx, BATCH);
+    fn full(&mut self, at: &[usize; BATCH]) {
+        self.part(at, BATCH);
     }
 
     #[inline(always)]
-    fn part(&mut self, idx: &[u32; BATCH], count: usize) {
-        for &i in &idx[..count] {
-            match (self.out.get_mut(self.at), self.src.get(i as usize)) {
+    fn part(&mut self, at: &[usize; BATCH], count: usize) {
+        for &a in &at[..count] {
+            match (self.out.get_mut(self.at), self.src.get(a >> 4)) {
                 (Some(o), Some(&x)) => *o = x,
                 _ => self.rejected.push(self.at),
             }
@@ -478,6 +489,9 @@ mod portable {
         fn sub16(a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
             let (a, b) = (shorts(a), shorts(b));
             words(core::array::from_fn(|j| a[j].wrapping_sub(b[j])))
+        }
+        fn times16(a: [u32; 4]) -> [u32; 4] {
+            words(shorts(a).map(|x| x << 4))
         }
         fn draw32(u: [u32; 4], n: u32, t: u32) -> ([u32; 4], [u32; 4]) {
             let m = u.map(|x| u64::from(x) * u64::from(n));
@@ -581,6 +595,10 @@ mod sse2 {
         #[inline(always)]
         fn sub16(a: __m128i, b: __m128i) -> __m128i {
             unsafe { _mm_sub_epi16(a, b) }
+        }
+        #[inline(always)]
+        fn times16(a: __m128i) -> __m128i {
+            unsafe { _mm_slli_epi16::<4>(a) }
         }
         #[inline(always)]
         fn draw32(u: __m128i, n: u32, t: u32) -> (__m128i, __m128i) {
@@ -693,6 +711,10 @@ mod simd128 {
             i16x8_sub(a, b)
         }
         #[inline(always)]
+        fn times16(a: v128) -> v128 {
+            i16x8_shl(a, 4)
+        }
+        #[inline(always)]
         fn draw32(u: v128, n: u32, t: u32) -> (v128, v128) {
             let nv = u32x4_splat(n);
             let a = u64x2_extmul_low_u32x4(u, nv); // lanes 0, 1
@@ -797,13 +819,44 @@ mod tests {
         }
     }
 
+    /// The sums are those of the values drawn: a resample's Σd and Σd²
+    /// equal (to rounding) the sums over the same draws written out, which
+    /// read the values by index, not by the sums' byte offsets.
+    #[test]
+    fn the_sums_are_those_of_the_values_drawn() {
+        for (n, seed) in [(7, 1), (1000, 2), (3000, 3), (SHORT, 4), (SHORT + 1, 5)] {
+            let xs = values(n, seed);
+            let dev = Deviations::new(&xs, 0.0);
+            let (mut a, mut b) = (Lanes::new(seed), Lanes::new(seed));
+            let (mut ra, mut rb) = (
+                Xoshiro256PlusPlus::seed_from_u64(seed),
+                Xoshiro256PlusPlus::seed_from_u64(seed),
+            );
+            let mut out = vec![0.0; n];
+            for _ in 0..20 {
+                let (s1, s2) = resample_sums(&dev, &mut a, &mut ra);
+                resample_into(&xs, &mut out, &mut b, &mut rb);
+                let t1: f64 = out.iter().sum();
+                let t2: f64 = out.iter().map(|x| x * x).sum();
+                assert!(
+                    (s1 - t1).abs() <= 1e-9 * t1.abs().max(1.0),
+                    "n = {n}: {s1} {t1}"
+                );
+                assert!(
+                    (s2 - t2).abs() <= 1e-9 * t2.abs().max(1.0),
+                    "n = {n}: {s2} {t2}"
+                );
+            }
+        }
+    }
+
     /// The draws are uniform: over many resamples of 0..n, the counts of
     /// each value pass a chi-square test (within 6 SDs of its n − 1 degrees
     /// of freedom). Without the rejections, n = 3,000 would favour 2,536
     /// values by 1/21 (2¹⁶ = 21·3,000 + 2,536), a chi-square near 10⁵.
     #[test]
     fn draws_are_uniform() {
-        for n in [7usize, 1000, 3000, SHORT + 904] {
+        for n in [7usize, 1000, 3000, SHORT, SHORT + 904] {
             let draws = 20_000_000;
             let src: Vec<f64> = (0..n).map(|v| v as f64).collect();
             let mut out = vec![0.0; n];
