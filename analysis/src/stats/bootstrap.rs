@@ -139,14 +139,19 @@ pub fn index(r: &mut impl rand::Rng, n: usize) -> usize {
 /// the width test where counts are checked once, not per draw. 0 for n = 0.
 #[inline(always)]
 pub fn index_u32(r: &mut impl rand::Rng, n: u32) -> u32 {
-    let wide = u64::from(n);
-    let mut m = u64::from(r.next_u32()) * wide;
+    lemire(u64::from(r.next_u32()) * u64::from(n), n, r)
+}
+
+/// The rest of [`index_u32`] once its first draw u is made: `m` = u·n,
+/// redrawn from `r` while rejected.
+#[inline(always)]
+pub fn lemire(mut m: u64, n: u32, r: &mut impl rand::Rng) -> u32 {
     if (m as u32) < n {
         // 2³² mod n: the draws of the low half below it are the surplus
         // that would favour the first indices.
         let t = n.wrapping_neg() % n;
         while (m as u32) < t {
-            m = u64::from(r.next_u32()) * wide;
+            m = u64::from(r.next_u32()) * u64::from(n);
         }
     }
     (m >> 32) as u32

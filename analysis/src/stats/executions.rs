@@ -15,11 +15,12 @@
 
 use super::binned::{Bins, ShuffleScratch, BINNED_FROM};
 use super::bootstrap::{
-    index, index_u32, interval_from, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
+    index, index_u32, interval_from, lemire, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
 };
 use super::dist::t_two_sided;
 use super::lanes::{self, Deviations, Lanes};
 use super::moments::Welford;
+use super::pcg::Pcg32;
 use super::quantile::{quantile_sorted, QuantileType};
 use rand::SeedableRng;
 use serde::Serialize;
@@ -628,7 +629,7 @@ impl<'a> Shuffle<'a> {
     }
 
     /// The next shuffle, and its executions' spreads.
-    fn next<R: rand::Rng + Clone>(&mut self, stream: &mut R) -> Option<Vec<Spread>> {
+    fn next(&mut self, stream: &mut Pcg32) -> Option<Vec<Spread>> {
         match self {
             Shuffle::Binned(b) => {
                 let BinnedShuffle {
@@ -667,8 +668,32 @@ impl<'a> Shuffle<'a> {
                 for e in (0..w.len()).rev() {
                     let (from, to) = (starts[e], starts[e + 1]);
                     if e > 0 {
-                        for i in (from.max(1)..to).rev() {
-                            pool.swap(i, index(&mut r, i + 1));
+                        // Position i − 1 swaps with one of 0..i: two
+                        // swaps' draws from one step of the generator's
+                        // chain, the same draws as one at a time.
+                        let mut i = to;
+                        let last = from.max(1);
+                        while i >= last + 2 {
+                            let (n1, n2) = (i as u32, (i - 1) as u32);
+                            let (u1, u2, after_first) = r.pair();
+                            let m1 = u64::from(u1) * u64::from(n1);
+                            let (j1, j2) = if (m1 as u32) < n1 {
+                                // The first may be redrawn: go on from it
+                                // one draw at a time.
+                                r = after_first;
+                                let j1 = lemire(m1, n1, &mut r);
+                                (j1, index_u32(&mut r, n2))
+                            } else {
+                                let m2 = u64::from(u2) * u64::from(n2);
+                                ((m1 >> 32) as u32, lemire(m2, n2, &mut r))
+                            };
+                            pool.swap(i - 1, j1 as usize);
+                            pool.swap(i - 2, j2 as usize);
+                            i -= 2;
+                        }
+                        while i > last {
+                            pool.swap(i - 1, index(&mut r, i));
+                            i -= 1;
                         }
                     }
                     let (s1, s2) = shifted_sums(&pool[from..to], c);
@@ -1088,7 +1113,7 @@ pub fn impact_factor_analysis(
     // The null: the factor (and the paper's statistic) on shuffles.
     let g = group_size(executions, o).unwrap_or(0);
     let paper_on = g >= 2 && o.pairs > 0;
-    let mut rp = rand_pcg::Pcg32::seed_from_u64(b.seed ^ 0x6e75_6c6c);
+    let mut rp = Pcg32::seed_from_u64(b.seed ^ 0x6e75_6c6c);
     let pooled: Vec<f64> = executions.iter().flatten().copied().collect();
     let order: Vec<usize> = (0..e).collect();
     let mut slots = order.clone();
@@ -1142,7 +1167,7 @@ pub fn impact_factor_analysis(
                 ..*b
             };
             let est = impact_factor(executions, o, &mut rng(b.seed ^ 0x1a2b_3c4d))?;
-            let mut r = rand_pcg::Pcg32::seed_from_u64(b.seed.wrapping_add(1));
+            let mut r = Pcg32::seed_from_u64(b.seed.wrapping_add(1));
             let mut reps = Vec::with_capacity(paper_resamples);
             let mut order = vec![0usize; e];
             for _ in 0..paper_resamples {
@@ -1290,7 +1315,7 @@ mod tests {
         let executions = vec![vec![0.0, 1.0], vec![2.0], vec![3.0]];
         let pooled: Vec<f64> = executions.iter().flatten().copied().collect();
         let mut shuffle = Shuffle::new(&pooled, &executions);
-        let mut r = rand_pcg::Pcg32::seed_from_u64(3);
+        let mut r = Pcg32::seed_from_u64(3);
         let mut counts = [[0u32; 4]; 4];
         let rounds = 24_000;
         for _ in 0..rounds {
