@@ -2,7 +2,7 @@
 //! seed gives the same interval natively and in wasm, and the seed is part of
 //! every result so a reader can reproduce it.
 
-use super::quantile::{quantile_sorted, QuantileType};
+use super::quantile::{quantile_in_place, QuantileType};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -189,12 +189,14 @@ pub fn interval_from(
     opts: &BootstrapOptions,
 ) -> Option<BootstrapCi> {
     replicates.retain(|x| x.is_finite());
-    replicates.sort_by(f64::total_cmp);
     let alpha = 1.0 - opts.confidence;
+    // By selection, not a sort: the same values, in a fraction of the time.
+    let lo = quantile_in_place(&mut replicates, alpha / 2.0, QuantileType::TYPE7)?;
+    let hi = quantile_in_place(&mut replicates, 1.0 - alpha / 2.0, QuantileType::TYPE7)?;
     Some(BootstrapCi::around(
         estimate,
-        quantile_sorted(&replicates, alpha / 2.0, QuantileType::TYPE7)?,
-        quantile_sorted(&replicates, 1.0 - alpha / 2.0, QuantileType::TYPE7)?,
+        lo,
+        hi,
         replicates.len(),
         opts,
     ))
@@ -340,6 +342,7 @@ pub fn mean(xs: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::quantile::quantile_sorted;
     use rand::RngExt;
 
     #[test]

@@ -15,13 +15,14 @@
 
 use super::binned::{Bins, ShuffleScratch, BINNED_FROM};
 use super::bootstrap::{
-    index, index_u32, interval_from, lemire, rng, side_rng, BootstrapCi, BootstrapOptions, Replicates, Side,
+    index, index_u32, interval_from, lemire, rng, side_rng, BootstrapCi, BootstrapOptions,
+    Replicates, Side,
 };
 use super::dist::t_two_sided;
 use super::lanes::{self, Deviations, Lanes};
 use super::moments::Welford;
 use super::pcg::Pcg32;
-use super::quantile::{quantile_sorted, QuantileType};
+use super::quantile::{quantile_in_place, QuantileType};
 use rand::SeedableRng;
 use serde::Serialize;
 use statrs::function::gamma::ln_gamma;
@@ -1095,10 +1096,9 @@ pub fn impact_factor_analysis(
             d.signum() * Z_UNBOUNDED
         });
     }
-    ts.sort_by(f64::total_cmp);
     let (mut lo, mut hi) = match (
-        quantile_sorted(&ts, alpha / 2.0, QuantileType::TYPE7),
-        quantile_sorted(&ts, 1.0 - alpha / 2.0, QuantileType::TYPE7),
+        quantile_in_place(&mut ts, alpha / 2.0, QuantileType::TYPE7),
+        quantile_in_place(&mut ts, 1.0 - alpha / 2.0, QuantileType::TYPE7),
     ) {
         // With a handful of executions a replicate holding two distinct ones
         // can have a tiny SE, and the interval's ends run off to 0 or ∞: kept
@@ -1143,10 +1143,9 @@ pub fn impact_factor_analysis(
     let reached = null.iter().filter(|&&x| x >= estimate).count();
     let p_value = (1 + reached) as f64 / (1 + null.len()) as f64;
     let null_mean = Welford::from_slice(&null).mean()?;
-    null.sort_by(f64::total_cmp);
     let band = (
-        quantile_sorted(&null, alpha / 2.0, QuantileType::TYPE7)?,
-        quantile_sorted(&null, 1.0 - alpha / 2.0, QuantileType::TYPE7)?,
+        quantile_in_place(&mut null, alpha / 2.0, QuantileType::TYPE7)?,
+        quantile_in_place(&mut null, 1.0 - alpha / 2.0, QuantileType::TYPE7)?,
     );
     // The factor is at least 1 in truth (the expected variance across
     // executions is the within one plus the variance of execution means),

@@ -136,9 +136,14 @@ pub fn quantile_sorted(sorted: &[f64], p: f64, t: QuantileType) -> Option<f64> {
 /// a sort by `total_cmp` places them), so selecting them gives what sorting
 /// gave.
 pub fn quantile(data: &[f64], p: f64, t: QuantileType) -> Option<f64> {
+    quantile_in_place(&mut data.to_vec(), p, t)
+}
+
+/// [`quantile`] without the copy: `data` is reordered (a bootstrap's
+/// replicates, read for two quantiles and dropped).
+pub fn quantile_in_place(data: &mut [f64], p: f64, t: QuantileType) -> Option<f64> {
     let (lo, hi, h) = position(data.len(), p, t)?;
-    let mut v = data.to_vec();
-    let (_, x_lo, upper) = v.select_nth_unstable_by(lo - 1, f64::total_cmp);
+    let (_, x_lo, upper) = data.select_nth_unstable_by(lo - 1, f64::total_cmp);
     let x_lo = *x_lo;
     // hi is lo or lo + 1; the (lo + 1)-th smallest is the least above.
     let x_hi = if hi == lo {
