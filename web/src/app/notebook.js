@@ -272,7 +272,11 @@ export class Notebook {
     // Room is kept for the files above still being analysed (one cell
     // each): with a pool of workers files finish out of order, and the
     // cells built at once are still the top of the notebook.
-    const make = (kind, builder, wasBuilt) => (wasBuilt || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS
+    // Decided before the cell waits for its frame (`frameTurn`): decided
+    // after, the cells other files built meanwhile could turn it into a
+    // placeholder.
+    const eager = (kind, wasBuilt) => wasBuilt || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS;
+    const make = (kind, builder, now) => (now
       ? build(kind, builder)
       : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
     const options = JSON.stringify(report.options ?? null);
@@ -304,11 +308,12 @@ export class Notebook {
           else grow(kind, cell);
         }
         if (!cell) {
-          if (built++ > 0) {
-            await yieldToPage();
-            if (!current()) return undefined;
-          }
-          cell = make(kind, builder, false);
+          const now = eager(kind, false);
+          if (now) await frameTurn();
+          else if (built > 0) await yieldToPage();
+          built++;
+          if (!current()) return undefined;
+          cell = make(kind, builder, now);
           const next = builders.slice(i + 1).map(([k]) => cells.get(k)).find((c) => c?.parentNode === slot);
           slot.insertBefore(cell, next ?? null);
           cells.set(kind, cell);
@@ -326,12 +331,12 @@ export class Notebook {
       const shown = new Set([...slot.children].filter((c) => c.matches('section.cell:not(.cell-placeholder)')).map((c) => c.id));
       const fresh = new Map();
       for (let i = 0; i < builders.length; i++) {
-        if (i > 0) {
-          await yieldToPage();
-          if (!current()) return undefined;
-        }
         const [kind, builder] = builders[i];
-        const cell = make(kind, builder, shown.has(`cell-${key}-${kind}`));
+        const now = eager(kind, shown.has(`cell-${key}-${kind}`));
+        if (now) await frameTurn();
+        else if (i > 0) await yieldToPage();
+        if (!current()) return undefined;
+        const cell = make(kind, builder, now);
         if (i === 0) {
           first = cell.id ?? null;
           this.dispose(slot);
@@ -368,6 +373,18 @@ function missingCell(ctx, report, key) {
   },
   cellHeader(title, report),
   h('p', { class: 'muted' }, `This version of the page has no view for this cell (web/src/cells/${name}/).`));
+}
+
+/**
+ * A frame of its own for the next cell built, notebook-wide: cells built in
+ * back-to-back tasks (files whose analyses finished together) were all laid
+ * out in the next frame, one long task once their charts were many.
+ */
+let frames = Promise.resolve();
+function frameTurn() {
+  const turn = frames.then(() => new Promise((resolve) => afterFrame(resolve)));
+  frames = turn;
+  return turn;
 }
 
 /** Give the main thread back to the page (input, paint) before going on. */
