@@ -709,7 +709,9 @@ impl<'a> Shuffle<'a> {
 
 impl Shuffle<'_> {
     /// The paper's statistic on the last shuffle (a shuffle dealt whole is
-    /// read as a flat series: no dispatch per measurement).
+    /// read as a flat series: no dispatch per measurement). A method of its
+    /// own: with the match written in its caller the samples analysis
+    /// measured 5 % slower, natively and in wasm.
     fn paper_statistic<R: rand::Rng + Clone>(
         &mut self,
         slots: &mut [usize],
