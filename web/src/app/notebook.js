@@ -276,6 +276,13 @@ export class Notebook {
     // after, the cells other files built meanwhile could turn it into a
     // placeholder.
     const eager = (kind, wasBuilt) => wasBuilt || !titles.has(kind) || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS;
+    // A cell built now waits for a frame of its own; a placeholder after
+    // the first only lets the page in. False when the render is outdated.
+    const turn = async (now, after) => {
+      if (now) await frameTurn();
+      else if (after) await yieldToPage();
+      return current();
+    };
     const make = (kind, builder, now) => (now
       ? build(kind, builder)
       : this.placeholder(key, kind, titles.get(kind), report, () => build(kind, builder), swapped(kind)));
@@ -309,10 +316,7 @@ export class Notebook {
         }
         if (!cell) {
           const now = eager(kind, false);
-          if (now) await frameTurn();
-          else if (built > 0) await yieldToPage();
-          built++;
-          if (!current()) return undefined;
+          if (!(await turn(now, built++ > 0))) return undefined;
           cell = make(kind, builder, now);
           const next = builders.slice(i + 1).map(([k]) => cells.get(k)).find((c) => c?.parentNode === slot);
           slot.insertBefore(cell, next ?? null);
@@ -333,9 +337,7 @@ export class Notebook {
       for (let i = 0; i < builders.length; i++) {
         const [kind, builder] = builders[i];
         const now = eager(kind, shown.has(`cell-${key}-${kind}`));
-        if (now) await frameTurn();
-        else if (i > 0) await yieldToPage();
-        if (!current()) return undefined;
+        if (!(await turn(now, i > 0))) return undefined;
         const cell = make(kind, builder, now);
         if (i === 0) {
           first = cell.id ?? null;
