@@ -165,6 +165,16 @@ async function waitForComparison(page, pooling) {
   }, pooling, { timeout: 120_000 });
 }
 
+/**
+ * How many comparisons the page asked for, once every file's cells are
+ * drawn (main.js marks 'render <file>' then, and asks after the last).
+ */
+async function comparisonsAsked(page) {
+  await page.waitForFunction((n) => performance.getEntriesByType('measure')
+    .filter((m) => m.name.startsWith('render ') && !m.name.startsWith('render cell ')).length >= n, FILES.length);
+  return page.evaluate(() => performance.getEntriesByName('compare asked').length);
+}
+
 /** What the page shows that the link must bring back. */
 async function shown(page) {
   return page.evaluate(() => {
@@ -203,6 +213,7 @@ test('a link reopens the planner, the Perturbation choices, the DTW options and 
     await waitForFiles(page, FILES.length, 120_000);
     await waitForComparison(page, false);
     fresh = await shown(page);
+    assert.equal(await comparisonsAsked(page), 1, 'loading the files asks for one comparison');
 
     // Options: the DTW step pattern and a band (null by default).
     await page.selectOption('[data-testid=trace-step-pattern]', 'symmetric1');
@@ -276,6 +287,7 @@ test('a link reopens the planner, the Perturbation choices, the DTW options and 
     await again.page.goto(pageUrl() + hash);
     await waitForOptions(again.page, '"band":12');
     await waitForComparison(again.page, true);
+    assert.equal(await comparisonsAsked(again.page), 1, 'a link asks for one comparison too');
     await again.page.waitForFunction(() => document.querySelector('[data-testid=planner] [data-testid=plan-result]')?.dataset.trials);
     const after = await shown(again.page);
     assert.deepEqual(after, before);
