@@ -48,6 +48,7 @@ export class Notebook {
       this.buildSoon();
     }, { rootMargin: '100% 0px' });
     this.building = false;
+    this.waiting = 0; // cells decided to be built, waiting for their frame
     // Printing shows every cell.
     globalThis.addEventListener?.('beforeprint', () => this.buildAll());
     // A jump to a cell (a #cell-… link, the file list's links) that lands
@@ -148,9 +149,21 @@ export class Notebook {
     this.building = true;
     afterFrame(() => {
       this.building = false;
+      // Cells waiting for their frame (`frameTurn`) will push the
+      // placeholders below them down: a placeholder that is near only
+      // because they are not in yet is not built (render asks again once
+      // they are in).
+      if (this.waiting) return;
       for (const p of [...this.near]) if (!p.isConnected) this.near.delete(p);
+      // Near where the page is now: the observer's news may predate the
+      // cells attached since.
+      const margin = globalThis.innerHeight;
+      const near = [...this.near].filter((p) => {
+        const r = p.getBoundingClientRect();
+        return r.bottom >= -margin && r.top <= 2 * margin;
+      });
       // The first in document order: readers scroll down.
-      const ph = [...this.near].reduce((a, b) => (a && !(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING) ? a : b), null);
+      const ph = near.reduce((a, b) => (a && !(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING) ? a : b), null);
       if (!ph) return;
       ph.buildCell();
       this.keepJump();
@@ -279,8 +292,16 @@ export class Notebook {
     // A cell built now waits for a frame of its own; a placeholder after
     // the first only lets the page in. False when the render is outdated.
     const turn = async (now, after) => {
-      if (now) await frameTurn();
-      else if (after) await yieldToPage();
+      if (now) {
+        this.waiting += 1;
+        try {
+          await frameTurn();
+        } finally {
+          // The cell is attached in this task, before buildSoon's next look.
+          this.waiting -= 1;
+          if (!this.waiting) this.buildSoon();
+        }
+      } else if (after) await yieldToPage();
       return current();
     };
     const make = (kind, builder, now) => (now
