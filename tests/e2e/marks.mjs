@@ -30,8 +30,8 @@ export async function snapshotCharts(page, { root = 'body', view = '', onlyNew =
 
 /**
  * Build everything and wait until every chart is drawn: placeholders built
- * (as printing does), every "Show all" clicked, every `figure.chart` with
- * its SVG (charts draw from a queue, a few per frame), and nothing redrawn
+ * (as printing does), every "Show all" clicked, every part of a cell built
+ * in a later task in, every `figure.chart` with its SVG (charts draw from a queue, a few per frame), and nothing redrawn
  * for two polls in a row.
  */
 export async function settleCharts(page, { timeout = 90_000 } = {}) {
@@ -48,7 +48,8 @@ export async function settleCharts(page, { timeout = 90_000 } = {}) {
       return {
         figures: figs.length,
         undrawn: outs.filter((o) => !o).length,
-        waiting: document.querySelectorAll('[data-testid=cell-placeholder], [data-testid=show-more], [data-testid=file-row][data-status=pending]').length,
+        // (Parts of cells still to be built: dom.js later.)
+        waiting: document.querySelectorAll('[data-testid=cell-placeholder], [data-testid=show-more], [data-testid=file-row][data-status=pending], .later[aria-busy=true]').length,
         sig: outs.map((o) => o?.__chartId ?? 0).join(','),
       };
     });

@@ -46,7 +46,9 @@ let idle = [];
  * A placeholder no longer in the page when its turn comes is skipped.
  */
 export function later(build) {
-  const slot = h('div', { class: 'later' });
+  // aria-busy until built: assistive technology may wait for it, and so do
+  // the tests that read every chart (tests/e2e/marks.mjs settleCharts).
+  const slot = h('div', { class: 'later', 'aria-busy': 'true' });
   deferred.push([slot, build]);
   if (!draining) {
     draining = true;
@@ -62,6 +64,7 @@ function drainLater() {
     const [slot, build] = deferred.shift();
     if (slot.isConnected) {
       append(slot, build());
+      slot.removeAttribute('aria-busy');
       break;
     }
   }
