@@ -31,8 +31,8 @@ export async function snapshotCharts(page, { root = 'body', view = '', onlyNew =
 /**
  * Build everything and wait until every chart is drawn: placeholders built
  * (as printing does), every "Show all" clicked, every part of a cell built
- * in a later task in, every `figure.chart` with its SVG (charts draw from a queue, a few per frame), and nothing redrawn
- * for two polls in a row.
+ * in a later task in, every `figure.chart` with its SVG (charts draw from a
+ * queue, a few per frame), and nothing redrawn for two polls in a row.
  */
 export async function settleCharts(page, { timeout = 90_000 } = {}) {
   const deadline = Date.now() + timeout;

@@ -294,13 +294,10 @@ export class Notebook {
     const turn = async (now, after) => {
       if (now) {
         this.waiting += 1;
-        try {
-          await frameTurn();
-        } finally {
-          // The cell is attached in this task, before buildSoon's next look.
-          this.waiting -= 1;
-          if (!this.waiting) this.buildSoon();
-        }
+        await frameTurn(); // (never rejects)
+        // The cell is attached in this task, before buildSoon's next look.
+        this.waiting -= 1;
+        if (!this.waiting) this.buildSoon();
       } else if (after) await yieldToPage();
       return current();
     };
