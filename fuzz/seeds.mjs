@@ -45,6 +45,11 @@ const byTarget = {
   import_hyperfine: json(join(imp, 'hyperfine')),
   import_criterion: walk(criterionTree).filter((p) => p.endsWith('.json')),
   import_cargo_criterion: json(join(imp, 'criterion')),
+  import_pytest_benchmark: json(join(imp, 'pytest-benchmark')),
+  import_go_bench: [join(imp, 'gobench/go-bench.txt')],
+  import_go_test_json: [join(imp, 'gobench/go-bench.json')],
+  import_perf_stat_csv: walk(join(imp, 'perf')).filter((p) => p.endsWith('.csv')),
+  import_perf_stat_json: walk(join(imp, 'perf')).filter((p) => p.endsWith('.json')),
 };
 byTarget.analyze = Object.values(byTarget).flat();
 

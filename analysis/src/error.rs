@@ -72,6 +72,18 @@ impl<'a> Checker<'a> {
         self.err((!p.is_empty()).then(|| p.to_string()), message)
     }
 
+    /// A warning of a file read in part (a samples file's `warnings`):
+    /// what was left out and why, at `path` (a JSON path or a line; none
+    /// when it is empty), worded as an error would be but without the file,
+    /// which the warning belongs to.
+    pub fn warning(&self, path: &str, message: impl AsRef<str>) -> String {
+        let e = self.at(path, message);
+        match e.path {
+            Some(p) => format!("at {p}: {}", e.message),
+            None => e.message,
+        }
+    }
+
     /// Deserialize `value` as `T`, reporting the path below `prefix`.
     pub fn typed<T: DeserializeOwned>(&self, value: &Value, prefix: &str) -> Result<T, ReadError> {
         serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {

@@ -5,7 +5,7 @@
 #![no_main]
 
 use serde_json::Value;
-use tickbook_analysis::import::{folder_bundle, Format};
+use tickbook_analysis::import::{folder_bundle, is_folder};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| -> libfuzzer_sys::Corpus {
     let name = "folder";
@@ -13,7 +13,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| -> libfuzzer_sys::Corpus {
     let Ok(v) = serde_json::from_slice::<Value>(data) else {
         return libfuzzer_sys::Corpus::Reject;
     };
-    if tickbook_analysis::import::detect(&v) != Some(Format::Folder) {
+    if !is_folder(&v) {
         return libfuzzer_sys::Corpus::Reject;
     }
     if let Some(entries) = entries(&v) {

@@ -1,9 +1,7 @@
 //! A lone Criterion.rs sample.json or estimates.json through `read_document`.
 #![no_main]
 
-use tickbook_analysis::import::Format;
-
 libfuzzer_sys::fuzz_target!(|data: &[u8]| -> libfuzzer_sys::Corpus {
-    tickbook_fuzz::reader_target(data, &[Format::CriterionSample, Format::CriterionEstimates])
+    tickbook_fuzz::reader_target(data, &["criterion"])
 });
 tickbook_fuzz::json_mutator!();

@@ -1,9 +1,7 @@
 //! Google Benchmark JSON through `read_document` (the reader every front end uses).
 #![no_main]
 
-use tickbook_analysis::import::Format;
-
 libfuzzer_sys::fuzz_target!(|data: &[u8]| -> libfuzzer_sys::Corpus {
-    tickbook_fuzz::reader_target(data, &[Format::GoogleBenchmark])
+    tickbook_fuzz::reader_target(data, &["google_benchmark"])
 });
 tickbook_fuzz::json_mutator!();

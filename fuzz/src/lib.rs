@@ -12,7 +12,7 @@
 //! run instead, so syntax errors are fuzzed too.
 
 use serde_json::{Map, Value};
-use tickbook_analysis::import::{self, Format};
+use tickbook_analysis::import;
 use tickbook_analysis::read::{read_document, Document, ReadError};
 
 /// The name every target reads its input under.
@@ -61,19 +61,20 @@ pub fn read_checked(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     r
 }
 
-/// The foreign format the bytes look like, or `None` for tickbook's own
-/// format or something unrecognised. Targets keep only inputs of their
-/// format in their corpus. `import::sniff` (the crate's own guess for
+/// The foreign format the bytes look like (its importer's id, or `folder`
+/// for the page's folder bundle), or `None` for tickbook's own format or
+/// something unrecognised. Targets keep only inputs of their format in
+/// their corpus. `import::sniff_importer` (the crate's own guess for
 /// truncated files) looks at the text without parsing it, which would cost
-/// as much again as the read.
-pub fn detected(bytes: &[u8]) -> Option<Format> {
+/// as much again as the read; streams and text are told by the importers
+/// that read bytes.
+pub fn detected(bytes: &[u8]) -> Option<&'static str> {
     if bytes.windows(17).any(|w| w == b"\"tickbook_folder\"") {
-        return Some(Format::Folder);
+        return Some("folder");
     }
-    if import::cargo_criterion::looks_like_stream(bytes) {
-        return Some(Format::CargoCriterion);
-    }
-    import::sniff(bytes)
+    import::sniff_importer(bytes)
+        .or_else(|| import::detect_bytes(bytes))
+        .map(|i| i.about().id)
 }
 
 /// The custom mutator (see the module comment).
@@ -468,10 +469,10 @@ fn random_node_mut<'a>(
 }
 
 /// A reader target: read the input (every input, whatever its format) and
-/// keep it in the corpus only if it is detected as one of `formats` (`[]`:
-/// tickbook's own format, i.e. none of the foreign ones), so each target's
-/// corpus stays on its reader.
-pub fn reader_target(bytes: &[u8], formats: &[Format]) -> libfuzzer_sys::Corpus {
+/// keep it in the corpus only if it is detected as one of `formats` (the
+/// importers' ids; `[]`: tickbook's own format, i.e. none of the foreign
+/// ones), so each target's corpus stays on its reader.
+pub fn reader_target(bytes: &[u8], formats: &[&str]) -> libfuzzer_sys::Corpus {
     let _ = read_checked(FILE, bytes);
     let keep = match detected(bytes) {
         Some(f) => formats.contains(&f),

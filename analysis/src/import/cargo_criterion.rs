@@ -7,32 +7,57 @@
 //! `measured_values[i] / iteration_count[i]`; one execution per benchmark
 //! (one process ran all its samples).
 
-use super::{metadata, samples_file, Format};
+use super::{first_json_line, metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
-/// Whether the bytes are such a stream: the first non-blank line is a JSON
-/// object with a string `reason`.
-pub fn looks_like_stream(bytes: &[u8]) -> bool {
-    let Some(line) = bytes
-        .split(|&b| b == b'\n')
-        .find(|l| !l.iter().all(u8::is_ascii_whitespace))
-    else {
-        return false;
-    };
-    serde_json::from_slice::<Value>(line)
-        .ok()
-        .is_some_and(|v| v.get("reason").is_some_and(Value::is_string))
+pub struct CargoCriterion;
+
+fn is_message(v: &Value) -> bool {
+    v.get("reason").is_some_and(Value::is_string)
 }
 
-pub fn read(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
-    let cx = Format::CargoCriterion.checker(file);
-    let values = super::json_lines(&cx, bytes, "object")?;
-    read_value_lines(&cx, values.iter().map(|(n, v)| (*n, v)))
+impl Importer for CargoCriterion {
+    fn about(&self) -> About {
+        About {
+            id: "cargo_criterion",
+            label: "cargo-criterion JSON stream",
+            tried: "cargo-criterion --message-format=json (objects with \"reason\")",
+            name: "cargo-criterion",
+            shape: Shape::Stream { key: "reason" },
+            fixtures: &["criterion/cargo-criterion.ndjson"],
+        }
+    }
+
+    /// A stream of one line (or a document whose first line holds it all).
+    fn recognises_document(&self, v: &Value) -> bool {
+        v.is_object() && is_message(v)
+    }
+
+    /// The first line that is not blank is a JSON object with a string
+    /// `reason`.
+    fn recognises_bytes(&self, bytes: &[u8]) -> bool {
+        first_json_line(bytes).is_some_and(|v| is_message(&v))
+    }
+
+    fn cut_short(&self, head: &str) -> Option<&'static str> {
+        (head.contains("\"reason\"")
+            && (head.contains("benchmark-complete") || head.contains("group-complete")))
+        .then_some(self.about().label)
+    }
+
+    fn read_document(&self, cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+        read_value_lines(cx, std::iter::once((1, v)))
+    }
+
+    fn read_bytes(&self, cx: &Checker, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+        let values = super::json_lines(cx, bytes, "object")?;
+        read_value_lines(cx, values.iter().map(|(n, v)| (*n, v)))
+    }
 }
 
-pub(crate) fn read_value_lines<'v>(
+fn read_value_lines<'v>(
     cx: &Checker,
     lines: impl Iterator<Item = (usize, &'v Value)>,
 ) -> Result<SamplesFile, ReadError> {

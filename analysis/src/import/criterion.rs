@@ -11,11 +11,67 @@
 //! run), `change/` and a baseline saved by name beside `new/` are skipped. The estimates are kept under
 //! `metadata.tool_statistics`.
 
-use super::{metadata, samples_file, Format, Imported};
+use super::{metadata, samples_file, About, Imported, Importer, Shape};
 use crate::error::Checker;
 use crate::error::ReadError;
 use crate::format::{SamplesFile, Series};
 use serde_json::{Map, Value};
+
+/// How messages name a `sample.json` and an `estimates.json`.
+const SAMPLE: &str = "Criterion.rs sample.json";
+const ESTIMATES: &str = "Criterion.rs estimates.json";
+
+/// A lone `sample.json` or `estimates.json` (a folder is read by
+/// [`read_dir`]): the samples, named after the file; the estimates are
+/// refused with the reason.
+pub struct LoneFile;
+
+fn is_sample(v: &Value) -> bool {
+    v.get("sampling_mode").is_some() || (v.get("iters").is_some() && v.get("times").is_some())
+}
+
+impl Importer for LoneFile {
+    fn about(&self) -> About {
+        About {
+            id: "criterion",
+            label: SAMPLE,
+            tried: "Criterion.rs sample.json/estimates.json (\"iters\" and \"times\", or \"mean\".\"point_estimate\")",
+            name: "Criterion.rs",
+            shape: Shape::Document,
+            fixtures: &[
+                "criterion/target-criterion/tiny/fib 10/new/sample.json",
+                "criterion/target-criterion/tiny/fib 10/new/estimates.json",
+            ],
+        }
+    }
+
+    fn recognises_document(&self, v: &Value) -> bool {
+        v.is_object()
+            && (is_sample(v) || v.get("mean").is_some_and(|m| m.get("point_estimate").is_some()))
+    }
+
+    fn cut_short(&self, head: &str) -> Option<&'static str> {
+        let has = |s: &str| head.contains(s);
+        if has("\"sampling_mode\"") || (has("\"iters\"") && has("\"times\"")) {
+            Some(SAMPLE)
+        } else if has("\"point_estimate\"") {
+            Some(ESTIMATES)
+        } else {
+            None
+        }
+    }
+
+    fn read_document(&self, cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+        if is_sample(v) {
+            return read_lone_sample(cx, v);
+        }
+        Err(Checker::of_format(cx.file, ESTIMATES).err(
+            None,
+            "this holds Criterion's estimates, not its measurements: load the benchmark's \
+             folder (target/criterion/…) or its new/sample.json",
+        ))
+    }
+}
 
 /// One benchmark's per-iteration times from a parsed `sample.json`.
 fn per_iteration(cx: &Checker, o: &Map<String, Value>, at: &str) -> Result<Vec<f64>, ReadError> {
@@ -104,7 +160,7 @@ iteration (its time over its exact iteration count); all samples of a benchmark 
 process, so it is one execution.";
 
 /// A `sample.json` loaded by itself (no name, no estimates beside it).
-pub(crate) fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let o = cx.obj(v, "")?;
     let xs = per_iteration(cx, o, "")?;
     let name = cx
@@ -197,7 +253,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
                     } else {
                         ""
                     },
-                    super::TRIED
+                    super::tried()
                 ),
             });
         }
@@ -240,7 +296,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
                 }
             });
         let file = format!("{name}/{path}");
-        let cx = Format::CriterionSample.checker(&file);
+        let cx = Checker::of_format(&file, SAMPLE);
         let read = parse(&cx, bytes).and_then(|v| {
             let o = cx.obj(&v, "")?;
             Ok((per_iteration(&cx, o, "")?, o.get("sampling_mode").cloned()))
@@ -255,7 +311,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
         };
         let est = find(dir, "estimates.json").and_then(|b| {
             let efile = format!("{name}/{dir}/estimates.json");
-            let ecx = Format::CriterionEstimates.checker(&efile);
+            let ecx = Checker::of_format(&efile, ESTIMATES);
             match parse(&ecx, b).and_then(|v| estimates(&ecx, &v)) {
                 Ok(e) => Some(e),
                 Err(e) => {
@@ -285,7 +341,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
             return Err(e);
         }
     }
-    let cx = Format::CriterionSample.checker(name);
+    let cx = Checker::of_format(name, SAMPLE);
     let mut file = samples_file(
         &cx,
         "Criterion.rs (target/criterion)".into(),

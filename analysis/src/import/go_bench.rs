@@ -1,7 +1,5 @@
-//! Go's benchmark results: the text `go test -bench` prints and the event
-//! stream of `go test -bench -json` (one `{"Time", "Action", "Package",
-//! "Output"}` object per line, whose `output` events carry the same text,
-//! sometimes a result line split over two events).
+//! Go's benchmark results: the text `go test -bench` prints (also what
+//! `go test -bench -json`'s events carry, [`super::go_test_json`]).
 //!
 //! The text follows Go's benchmark format: configuration lines `key: value`
 //! (`goos`, `goarch`, `pkg`, `cpu`) and result lines `BenchmarkName-P N
@@ -15,7 +13,7 @@
 //! units) is `NAME [UNIT]` in that unit, never converted. Go prints no
 //! statistics of its own: the values are what it printed.
 
-use super::{metadata, samples_file, Format};
+use super::{metadata, samples_file, utf8, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
 use serde_json::{json, Map, Value};
@@ -67,28 +65,37 @@ fn result_line(line: &str) -> Option<Result<Row<'_>, String>> {
     Some(Ok((name, iterations, pairs)))
 }
 
-/// Whether the text holds a Go benchmark result line.
-pub fn looks_like_text(bytes: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(bytes);
-    text.lines()
-        .any(|l| matches!(result_line(l.trim_end()), Some(Ok(_))))
-}
+pub struct GoBench;
 
-/// Whether the first line that is not blank is a `go test -json` event.
-pub fn looks_like_json_stream(bytes: &[u8]) -> bool {
-    first_json_line(bytes).is_some_and(|v| is_event(&v))
-}
+impl Importer for GoBench {
+    fn about(&self) -> About {
+        About {
+            id: "go_bench",
+            label: "Go test -bench text",
+            tried: "go test -bench (lines \"BenchmarkName N VALUE UNIT…\")",
+            name: "go test -bench",
+            shape: Shape::Text,
+            fixtures: &["gobench/go-bench.txt"],
+        }
+    }
 
-pub(crate) fn is_event(v: &Value) -> bool {
-    v.get("Action").is_some_and(Value::is_string)
-        && (v.get("Package").is_some() || v.get("Time").is_some())
-}
+    /// The text holds a Go benchmark result line.
+    fn recognises_bytes(&self, bytes: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(bytes);
+        text.lines()
+            .any(|l| matches!(result_line(l.trim_end()), Some(Ok(_))))
+    }
 
-fn first_json_line(bytes: &[u8]) -> Option<Value> {
-    let line = bytes
-        .split(|&b| b == b'\n')
-        .find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
-    serde_json::from_slice(line).ok()
+    fn read_bytes(&self, cx: &Checker, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+        let text = utf8(cx, bytes)?;
+        let mut parsed = Parsed::default();
+        parsed.add_text(cx, text, None, &|n| format!("line {n}"))?;
+        parsed.into_samples(cx, "go test -bench (text)")
+    }
+
+    fn why_not(&self, _bytes: &[u8]) -> Option<String> {
+        Some("no result line \"BenchmarkName N VALUE UNIT…\"".into())
+    }
 }
 
 /// One benchmark as printed (`name` with its `-P` suffix) in one package.
@@ -103,8 +110,9 @@ struct Bench {
     metrics: Vec<(String, Vec<f64>)>,
 }
 
+/// What the text of one or more packages holds.
 #[derive(Default)]
-struct Parsed {
+pub(crate) struct Parsed {
     benches: Vec<Bench>,
     config: Map<String, Value>,
 }
@@ -112,7 +120,7 @@ struct Parsed {
 impl Parsed {
     /// Read one package's text. `pkg` is the package the text belongs to
     /// (the `-json` event's), or the last `pkg:` line's. `at` names a line.
-    fn add_text(
+    pub(crate) fn add_text(
         &mut self,
         cx: &Checker,
         text: &str,
@@ -187,7 +195,7 @@ impl Parsed {
         }
     }
 
-    fn into_samples(self, cx: &Checker, source: &str) -> Result<SamplesFile, ReadError> {
+    pub(crate) fn into_samples(self, cx: &Checker, source: &str) -> Result<SamplesFile, ReadError> {
         let benches = &self.benches;
         let mut series = Vec::new();
         for b in benches {
@@ -270,61 +278,18 @@ fn config_line(line: &str) -> Option<(&str, &str)> {
     ok.then(|| (k, v.trim()))
 }
 
-/// The text `go test -bench` prints.
-pub fn read_text(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
-    let cx = Format::GoBenchText.checker(file);
-    let text =
-        std::str::from_utf8(bytes).map_err(|e| cx.err(None, format!("not UTF-8 text ({e})")))?;
-    let mut parsed = Parsed::default();
-    parsed.add_text(&cx, text, None, &|n| format!("line {n}"))?;
-    parsed.into_samples(&cx, "go test -bench (text)")
-}
-
-/// A `go test -json` stream: one event object per line.
-pub fn read_json_stream(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
-    let cx = Format::GoTestJson.checker(file);
-    let values = super::json_lines(&cx, bytes, "event")?;
-    read_events(&cx, values.iter().map(|(n, v)| (*n, v)))
-}
-
-/// The events of a `go test -json` stream, as (line number, event).
-pub(crate) fn read_events<'v>(
-    cx: &Checker,
-    events: impl Iterator<Item = (usize, &'v Value)>,
-) -> Result<SamplesFile, ReadError> {
-    // Each package's output, in the order packages first speak.
-    let mut outputs: Vec<(String, String)> = Vec::new();
-    for (line, v) in events {
-        let at = format!("line {line}");
-        let o = cx.obj(v, &at)?;
-        let action = cx.str(cx.field(o, "Action", &at)?, &format!("{at}.Action"))?;
-        if action != "output" {
-            continue;
-        }
-        let Some(out) = o.get("Output") else { continue };
-        let out = cx.str(out, &format!("{at}.Output"))?;
-        let pkg = match o.get("Package") {
-            Some(p) => cx.str(p, &format!("{at}.Package"))?,
-            None => "",
-        };
-        match outputs.iter_mut().find(|(p, _)| p == pkg) {
-            Some((_, text)) => text.push_str(out),
-            None => outputs.push((pkg.to_string(), out.to_string())),
-        }
-    }
-    let mut parsed = Parsed::default();
-    for (pkg, text) in &outputs {
-        let named = (!pkg.is_empty()).then_some(pkg.as_str());
-        parsed.add_text(cx, text, named, &|n| {
-            format!("package {pkg}'s output, line {n}")
-        })?;
-    }
-    parsed.into_samples(cx, "go test -bench -json")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::{checker, go_test_json::GoTestJson};
+
+    fn read_text(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+        GoBench.read_bytes(&checker(&GoBench, file), bytes)
+    }
+
+    fn read_json_stream(file: &str, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+        GoTestJson.read_bytes(&checker(&GoTestJson, file), bytes)
+    }
 
     #[test]
     fn result_lines() {

@@ -10,12 +10,44 @@
 //! exit codes are kept in the metadata; a command whose runs exited non-zero
 //! (`--ignore-failure`) gets a warning, since its times may be of failures.
 
-use super::{metadata, samples_file};
+use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+pub struct Hyperfine;
+
+impl Importer for Hyperfine {
+    fn about(&self) -> About {
+        About {
+            id: "hyperfine",
+            label: "hyperfine JSON",
+            tried: "hyperfine JSON (--export-json: \"results\")",
+            name: "hyperfine",
+            shape: Shape::Document,
+            fixtures: &[
+                "hyperfine/sleep.json",
+                "hyperfine/param.json",
+                "hyperfine/exit-codes.json",
+                "hyperfine/memory.json",
+            ],
+        }
+    }
+
+    fn recognises_document(&self, v: &Value) -> bool {
+        v.is_object() && v.get("results").is_some()
+    }
+
+    fn cut_short(&self, head: &str) -> Option<&'static str> {
+        (head.contains("\"results\"") && head.contains("\"command\"")).then_some(self.about().label)
+    }
+
+    fn read_document(&self, cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+        read(cx, v)
+    }
+}
+
+fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let results = cx.arr(cx.field(top, "results", "")?, "results")?;
     let mut series = Vec::new();

@@ -10,12 +10,44 @@
 //! `scoreConfidence` and `scorePercentiles` are kept under
 //! `metadata.tool_statistics`.
 
-use super::{metadata, samples_file};
+use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+pub struct Jmh;
+
+impl Importer for Jmh {
+    fn about(&self) -> About {
+        About {
+            id: "jmh",
+            label: "JMH JSON",
+            tried: "JMH JSON (-rf json: an array of objects with \"jmhVersion\" or \"primaryMetric\")",
+            name: "JMH",
+            shape: Shape::Document,
+            fixtures: &["jmh/result.json"],
+        }
+    }
+
+    fn recognises_document(&self, v: &Value) -> bool {
+        let Some(first) = v.as_array().and_then(|a| a.first()).and_then(Value::as_object) else {
+            return false;
+        };
+        first.contains_key("jmhVersion")
+            || (first.contains_key("benchmark") && first.contains_key("primaryMetric"))
+    }
+
+    fn cut_short(&self, head: &str) -> Option<&'static str> {
+        (head.contains("\"jmhVersion\"") || head.contains("\"primaryMetric\""))
+            .then_some(self.about().label)
+    }
+
+    fn read_document(&self, cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+        read(cx, v)
+    }
+}
+
+fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let items = cx.arr(v, "")?;
     let mut series = Vec::new();
     let mut skipped = Vec::new();

@@ -19,155 +19,187 @@ use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
 use serde_json::{Map, Value};
 
-pub mod cargo_criterion;
-pub mod criterion;
-pub mod go_bench;
-pub mod google_benchmark;
-pub mod hyperfine;
-pub mod jmh;
 pub mod perf_stat;
-pub mod pyperf;
-pub mod pytest_benchmark;
 pub mod text;
 
-pub use text::{import_text, not_recognised};
+pub use text::{import_bytes, not_recognised};
+
+/// Declares each format's module and lists its importer in [`IMPORTERS`].
+macro_rules! registry {
+    ($($module:ident $importer:ident;)*) => {
+        $(pub mod $module;)*
+
+        /// Every format tickbook reads, in the registry's order.
+        pub static IMPORTERS: &[&dyn Importer] = &[$(&$module::$importer),*];
+    };
+}
+
+// **The registry**: every format tickbook reads, one line each (its file in
+// `import/` and its importer). Its order is the order formats are tried in
+// (a file two formats would recognise is the first's; `tests/importers.rs`
+// checks that every fixture is recognised by its own format alone) and the
+// order the "formats tried" messages list them in. The docs' table, the
+// fixtures and the fuzz targets are checked against it
+// (`tests/importers.rs`).
+registry! {
+    pyperf Pyperf;
+    pytest_benchmark PytestBenchmark;
+    jmh Jmh;
+    google_benchmark GoogleBenchmark;
+    hyperfine Hyperfine;
+    criterion LoneFile;
+    cargo_criterion CargoCriterion;
+    go_test_json GoTestJson;
+    perf_stat_json PerfStatJson;
+    go_bench GoBench;
+    perf_stat_csv PerfStatCsv;
+}
+
+/// One format: what it is called, how a file in it is recognised, how it
+/// is read. Implemented in the format's own file and listed once in
+/// [`IMPORTERS`]; nothing else names a format (docs/importers.md, "Adding a
+/// format").
+///
+/// A format is recognised by content, never by file name: a parsed JSON
+/// document by its shape ([`Importer::recognises_document`]), other bytes —
+/// a stream of JSON lines, text — by [`Importer::recognises_bytes`]. What it
+/// reads is a [`SamplesFile`]: what it could not read, or what makes the
+/// numbers doubtful, goes in the file's `warnings` (each naming its JSON
+/// path or line, [`Checker::warning`]) so that a partial file still loads.
+pub trait Importer: Sync {
+    /// Its names and what it needs.
+    fn about(&self) -> About;
+
+    /// Whether a parsed JSON document is in this format, by its shape.
+    fn recognises_document(&self, _v: &Value) -> bool {
+        false
+    }
+
+    /// Whether bytes that are not one JSON document (a stream of JSON
+    /// lines, text) are in this format.
+    fn recognises_bytes(&self, _bytes: &[u8]) -> bool {
+        false
+    }
+
+    /// The head of bytes that do not parse as JSON (a file cut short),
+    /// when it looks like this format: the label to name it by.
+    fn cut_short(&self, _head: &str) -> Option<&'static str> {
+        None
+    }
+
+    /// Read a document it recognised. `cx` names the file and the label.
+    fn read_document(&self, cx: &Checker, _v: &Value) -> Result<SamplesFile, ReadError> {
+        Err(cx.err(None, "not read from one JSON document"))
+    }
+
+    /// Read bytes it recognised. `cx` names the file and the label.
+    fn read_bytes(&self, cx: &Checker, _bytes: &[u8]) -> Result<SamplesFile, ReadError> {
+        Err(cx.err(None, "only read from one JSON document"))
+    }
+
+    /// Why bytes no format recognised are not in this one, for the "not a
+    /// format tickbook reads" message: the first thing that is not as the
+    /// format has it. Text formats say it themselves; the JSON formats are
+    /// described by their [`Shape`].
+    fn why_not(&self, _bytes: &[u8]) -> Option<String> {
+        None
+    }
+}
+
+/// A format's names and needs (see [`Importer::about`]).
+#[derive(Debug, Clone, Copy)]
+pub struct About {
+    /// The file of its importer in `import/`; its fuzz target is
+    /// `import_{id}` (fuzz/fuzz_targets).
+    pub id: &'static str,
+    /// The name every message about a file in it starts with.
+    pub label: &'static str,
+    /// Its entry in the list of formats tried: the name and what a file
+    /// needs to be recognised.
+    pub tried: &'static str,
+    /// Its name in the list of formats a text file is not, and in
+    /// docs/importers.md's tables (in bold).
+    pub name: &'static str,
+    pub shape: Shape,
+    /// Files it reads, under `tests/fixtures/import/`.
+    pub fixtures: &'static [&'static str],
+}
+
+/// What a file in a format is, for the message on a file no format reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// One JSON document.
+    Document,
+    /// JSON objects one per line, each with `key`.
+    Stream { key: &'static str },
+    /// Text.
+    Text,
+}
+
+/// The format of the first registered importer `recognises` holds for.
+fn first(recognises: impl Fn(&dyn Importer) -> bool) -> Option<&'static dyn Importer> {
+    IMPORTERS.iter().copied().find(|i| recognises(*i))
+}
 
 /// What the readers try, each with what it needs (which a file it rejected
-/// lacks), in the order a "none of these" message lists them.
-pub const TRIED: &str = "pyperf JSON (-o: an object with \"benchmarks\" and \"version\" \
-or \"metadata\"), pytest-benchmark JSON (--benchmark-json: \"benchmarks\" and \
-\"machine_info\" or \"commit_info\"), JMH JSON (-rf json: an array of objects with \
-\"jmhVersion\" or \"primaryMetric\"), Google Benchmark JSON (--benchmark_out_format=json: \
-\"benchmarks\" and \"context\"), hyperfine JSON (--export-json: \"results\"), Criterion.rs \
-sample.json/estimates.json (\"iters\" and \"times\", or \"mean\".\"point_estimate\"), \
-cargo-criterion --message-format=json (objects with \"reason\"), go test -json (objects \
-with \"Action\"), perf stat -j (objects with \"counter-value\" and \"event\"); as text: \
-go test -bench (lines \"BenchmarkName N VALUE UNIT…\"), perf stat -x, (lines \
-VALUE,UNIT,EVENT,…)";
-
-/// A foreign format recognised by its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Pyperf,
-    Jmh,
-    GoogleBenchmark,
-    Hyperfine,
-    CriterionSample,
-    CriterionEstimates,
-    CargoCriterion,
-    PytestBenchmark,
-    /// `go test -bench` text (not JSON: recognised by `import_text`).
-    GoBenchText,
-    GoTestJson,
-    /// `perf stat -x,` (not JSON: recognised by `import_text`).
-    PerfStatCsv,
-    PerfStatJson,
-    /// Not a tool's format: a folder the page read and bundled as
-    /// `{"tickbook_folder": 1, "entries": [{"path", "text"}…]}`
-    /// (web/src/app/intake.js), read as [`criterion::read_dir`] reads a tree.
-    Folder,
+/// lacks), in the registry's order: the JSON formats, then the text ones.
+pub fn tried() -> String {
+    let list = |text: bool| {
+        IMPORTERS
+            .iter()
+            .map(|i| i.about())
+            .filter(|a| (a.shape == Shape::Text) == text)
+            .map(|a| a.tried)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!("{}; as text: {}", list(false), list(true))
 }
 
-impl Format {
-    /// The name messages use.
-    pub fn label(self) -> &'static str {
-        match self {
-            Format::Pyperf => "pyperf JSON",
-            Format::Jmh => "JMH JSON",
-            Format::GoogleBenchmark => "Google Benchmark JSON",
-            Format::Hyperfine => "hyperfine JSON",
-            Format::CriterionSample => "Criterion.rs sample.json",
-            Format::CriterionEstimates => "Criterion.rs estimates.json",
-            Format::CargoCriterion => "cargo-criterion JSON stream",
-            Format::PytestBenchmark => "pytest-benchmark JSON",
-            Format::GoBenchText => "Go test -bench text",
-            Format::GoTestJson => "go test -json stream",
-            Format::PerfStatCsv => "perf stat -x, CSV",
-            Format::PerfStatJson => "perf stat -j JSON",
-            Format::Folder => "folder",
-        }
-    }
-
-    /// The checker of a file in this format: every message starts with the
-    /// format's label.
-    pub fn checker(self, file: &str) -> Checker<'_> {
-        Checker::of_format(file, self.label())
-    }
+/// The checker of a file in the format: every message starts with its label.
+pub fn checker<'a>(importer: &dyn Importer, file: &'a str) -> Checker<'a> {
+    Checker::of_format(file, importer.about().label)
 }
 
-/// Recognise a parsed document by its shape (top-level keys), or `None`.
-pub fn detect(v: &Value) -> Option<Format> {
-    match v {
-        Value::Array(items) => {
-            let first = items.first()?.as_object()?;
-            (first.contains_key("jmhVersion")
-                || (first.contains_key("benchmark") && first.contains_key("primaryMetric")))
-            .then_some(Format::Jmh)
-        }
-        Value::Object(o) => {
-            let has = |k: &str| o.contains_key(k);
-            if has("format") {
-                None
-            } else if has("tickbook_folder") {
-                Some(Format::Folder)
-            } else if has("benchmarks") && has("context") {
-                Some(Format::GoogleBenchmark)
-            } else if has("benchmarks") && (has("machine_info") || has("commit_info")) {
-                // Before pyperf: pytest-benchmark also writes "version".
-                Some(Format::PytestBenchmark)
-            } else if has("benchmarks") && (has("version") || has("metadata")) {
-                Some(Format::Pyperf)
-            } else if has("results") {
-                Some(Format::Hyperfine)
-            } else if has("sampling_mode") || (has("iters") && has("times")) {
-                Some(Format::CriterionSample)
-            } else if has("mean")
-                && o.get("mean")
-                    .is_some_and(|m| m.get("point_estimate").is_some())
-            {
-                Some(Format::CriterionEstimates)
-            } else if o.get("reason").is_some_and(Value::is_string) {
-                Some(Format::CargoCriterion)
-            } else if go_bench::is_event(v) {
-                Some(Format::GoTestJson)
-            } else if perf_stat::is_event(v) {
-                Some(Format::PerfStatJson)
-            } else {
-                None
-            }
-        }
-        _ => None,
+/// Recognise a parsed document by its shape, or `None` (a tickbook file,
+/// the page's folder bundle, or no format tickbook reads).
+pub fn detect(v: &Value) -> Option<&'static dyn Importer> {
+    if v.get("format").is_some() || is_folder(v) {
+        return None;
     }
+    first(|i| i.recognises_document(v))
+}
+
+/// Whether a parsed document is the page's bundle of a folder's files:
+/// `{"tickbook_folder": 1, "entries": [{"path", "text"}…]}`
+/// (web/src/app/intake.js, [`folder_bundle`]), read as
+/// [`criterion::read_dir`] reads a tree. Not a tool's format.
+pub fn is_folder(v: &Value) -> bool {
+    v.get("format").is_none() && v.get("tickbook_folder").is_some()
+}
+
+/// The format of bytes that are not one JSON document, or `None`.
+pub fn detect_bytes(bytes: &[u8]) -> Option<&'static dyn Importer> {
+    first(|i| i.recognises_bytes(bytes))
 }
 
 /// Guess the format of bytes that are not valid JSON (a truncated file), so
-/// the message can name it. Looks only at the first few KB.
-pub fn sniff(bytes: &[u8]) -> Option<Format> {
+/// the message can name it: its label. Looks only at the first few KB.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(8192)]);
-    let has = |s: &str| head.contains(s);
-    if has("\"tickbook\"") {
-        None
-    } else if has("\"jmhVersion\"") || has("\"primaryMetric\"") {
-        Some(Format::Jmh)
-    } else if has("\"reason\"") && (has("benchmark-complete") || has("group-complete")) {
-        Some(Format::CargoCriterion)
-    } else if has("\"benchmarks\"") && (has("\"context\"") || has("\"run_type\"")) {
-        Some(Format::GoogleBenchmark)
-    } else if has("\"machine_info\"") && has("\"commit_info\"") {
-        // pytest-benchmark writes them first: a long machine_info can push
-        // "benchmarks" out of the head.
-        Some(Format::PytestBenchmark)
-    } else if has("\"benchmarks\"") && (has("\"runs\"") || has("\"perf_version\"")) {
-        Some(Format::Pyperf)
-    } else if has("\"results\"") && has("\"command\"") {
-        Some(Format::Hyperfine)
-    } else if has("\"sampling_mode\"") || (has("\"iters\"") && has("\"times\"")) {
-        Some(Format::CriterionSample)
-    } else if has("\"point_estimate\"") {
-        Some(Format::CriterionEstimates)
-    } else {
-        None
+    if head.contains("\"tickbook\"") {
+        return None;
     }
+    IMPORTERS.iter().find_map(|i| i.cut_short(&head))
+}
+
+/// The importer [`sniff`] names a cut file after.
+pub fn sniff_importer(bytes: &[u8]) -> Option<&'static dyn Importer> {
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(8192)]);
+    if head.contains("\"tickbook\"") {
+        return None;
+    }
+    first(|i| i.cut_short(&head).is_some())
 }
 
 /// What an importer made of its input.
@@ -183,33 +215,21 @@ pub enum Imported {
     },
 }
 
-/// Import a parsed foreign document, or `None` when it is none of the formats.
+/// Import a parsed foreign document, or `None` when it is none of the
+/// formats (a tickbook file, or nothing tickbook reads).
 pub fn import_value(file: &str, v: &Value) -> Option<Result<Imported, ReadError>> {
-    let format = detect(v)?;
-    let cx = format.checker(file);
-    let samples = match format {
-        Format::Pyperf => pyperf::read(&cx, v),
-        Format::Jmh => jmh::read(&cx, v),
-        Format::GoogleBenchmark => google_benchmark::read(&cx, v),
-        Format::Hyperfine => hyperfine::read(&cx, v),
-        Format::CriterionSample => criterion::read_lone_sample(&cx, v),
-        Format::CriterionEstimates => Err(cx.err(
-            None,
-            "this holds Criterion's estimates, not its measurements: load the benchmark's \
-             folder (target/criterion/…) or its new/sample.json",
-        )),
-        Format::CargoCriterion => cargo_criterion::read_value_lines(&cx, std::iter::once((1, v))),
-        Format::PytestBenchmark => pytest_benchmark::read(&cx, v),
-        Format::GoTestJson => go_bench::read_events(&cx, std::iter::once((1, v))),
-        Format::PerfStatJson => perf_stat::read_values(&cx, std::iter::once((1, v)), None),
-        // Text: never detected in a JSON document.
-        Format::GoBenchText | Format::PerfStatCsv => return None,
-        Format::Folder => return Some(folder(&cx, v)),
-    };
-    Some(samples.map(Imported::Samples))
+    if is_folder(v) {
+        return Some(folder(&Checker::of_format(file, "folder"), v));
+    }
+    let importer = detect(v)?;
+    Some(
+        importer
+            .read_document(&checker(importer, file), v)
+            .map(Imported::Samples),
+    )
 }
 
-/// A folder's files as the one document the page reads (`Format::Folder`),
+/// A folder's files as the one document the page reads ([`is_folder`]),
 /// for front ends that pass bytes around (`tickbook report DIR`). Files are
 /// JSON text; bytes that are not UTF-8 are replaced (and then fail to parse
 /// with a message, as they would alone).
@@ -240,10 +260,23 @@ fn folder(cx: &Checker, v: &Value) -> Result<Imported, ReadError> {
 
 /// Prefix a JSON syntax error with the format the bytes look like, if any.
 pub fn name_parse_error(bytes: &[u8], mut e: ReadError) -> ReadError {
-    if let Some(f) = sniff(bytes) {
-        e.message = format!("{} (recognised by its content): {}", f.label(), e.message);
+    if let Some(label) = sniff(bytes) {
+        e.message = format!("{label} (recognised by its content): {}", e.message);
     }
     e
+}
+
+/// Bytes of a text format as text, or the error.
+pub(crate) fn utf8<'b>(cx: &Checker, bytes: &'b [u8]) -> Result<&'b str, ReadError> {
+    std::str::from_utf8(bytes).map_err(|e| cx.err(None, format!("not UTF-8 text ({e})")))
+}
+
+/// The first line of `bytes` that is not blank, parsed as JSON, or `None`.
+pub(crate) fn first_json_line(bytes: &[u8]) -> Option<Value> {
+    let line = bytes
+        .split(|&b| b == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace))?;
+    serde_json::from_slice(line).ok()
 }
 
 /// A JSON-lines stream as (line number, value), blank lines skipped; a line

@@ -9,12 +9,51 @@
 //! as a series `NAME [warm-up]` (one execution per worker run), never mixed
 //! with the values pyperf's own statistics use.
 
-use super::{metadata, samples_file};
+use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+pub struct Pyperf;
+
+impl Importer for Pyperf {
+    fn about(&self) -> About {
+        About {
+            id: "pyperf",
+            label: "pyperf JSON",
+            tried: "pyperf JSON (-o: an object with \"benchmarks\" and \"version\" or \"metadata\")",
+            name: "pyperf",
+            shape: Shape::Document,
+            fixtures: &["pyperf/suite.json", "pyperf/timeit.json"],
+        }
+    }
+
+    /// pytest-benchmark writes "benchmarks" and "version" too, and Google
+    /// Benchmark may write "metadata": their files are theirs.
+    fn recognises_document(&self, v: &Value) -> bool {
+        let has = |k: &str| v.get(k).is_some();
+        v.is_object()
+            && has("benchmarks")
+            && (has("version") || has("metadata"))
+            && !has("context")
+            && !has("machine_info")
+            && !has("commit_info")
+    }
+
+    fn cut_short(&self, head: &str) -> Option<&'static str> {
+        let has = |s: &str| head.contains(s);
+        (has("\"benchmarks\"")
+            && (has("\"runs\"") || has("\"perf_version\""))
+            && !has("\"machine_info\""))
+        .then_some(self.about().label)
+    }
+
+    fn read_document(&self, cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+        read(cx, v)
+    }
+}
+
+fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let common = match top.get("metadata") {
         Some(m) => cx.obj(m, "metadata")?.clone(),

@@ -14,12 +14,44 @@
 //! benchmark is refused with that reason. The rest of `stats` is the tool's
 //! own statistics. Warm-up rounds are never written by the tool.
 
-use super::{metadata, samples_file};
+use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
-pub(crate) fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+pub struct PytestBenchmark;
+
+impl Importer for PytestBenchmark {
+    fn about(&self) -> About {
+        About {
+            id: "pytest_benchmark",
+            label: "pytest-benchmark JSON",
+            tried: "pytest-benchmark JSON (--benchmark-json: \"benchmarks\" and \"machine_info\" or \"commit_info\")",
+            name: "pytest-benchmark",
+            shape: Shape::Document,
+            fixtures: &["pytest-benchmark/pytest.json"],
+        }
+    }
+
+    /// A file with Google Benchmark's "context" is Google Benchmark's.
+    fn recognises_document(&self, v: &Value) -> bool {
+        let has = |k: &str| v.get(k).is_some();
+        v.is_object() && has("benchmarks") && (has("machine_info") || has("commit_info")) && !has("context")
+    }
+
+    /// pytest-benchmark writes them first: a long machine_info can push
+    /// "benchmarks" out of the head.
+    fn cut_short(&self, head: &str) -> Option<&'static str> {
+        (head.contains("\"machine_info\"") && head.contains("\"commit_info\""))
+            .then_some(self.about().label)
+    }
+
+    fn read_document(&self, cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
+        read(cx, v)
+    }
+}
+
+fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let benches = cx.arr(cx.field(top, "benchmarks", "")?, "benchmarks")?;
     let mut parsed = Vec::with_capacity(benches.len());

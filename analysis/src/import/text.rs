@@ -1,33 +1,27 @@
-//! Inputs that are not one JSON document: the line-based JSON streams
-//! (`go test -json`, `perf stat -j`) and the text formats (`go test -bench`,
-//! `perf stat -x,`), tried in that order, and what a file none of the
-//! readers accepts is told: every format tried, each with why it was not it.
-//! (cargo-criterion's stream is recognised before, by `crate::read`.)
+//! Inputs that are not one JSON document: the formats that recognise bytes
+//! (line streams of JSON objects, text), tried in the registry's order, and
+//! what a file none of the readers accepts is told: every format tried,
+//! each with why it was not it.
 
-use super::{go_bench, perf_stat, sniff};
+use super::{checker, detect_bytes, sniff, Imported, Shape, IMPORTERS};
 use crate::error::ReadError;
-use crate::format::SamplesFile;
 
-/// Read bytes that are not a JSON document with the first text format that
+/// Read bytes that are not a JSON document with the first format that
 /// recognises them, or `None` when none does.
-pub fn import_text(file: &str, bytes: &[u8]) -> Option<Result<SamplesFile, ReadError>> {
-    if go_bench::looks_like_json_stream(bytes) {
-        Some(go_bench::read_json_stream(file, bytes))
-    } else if perf_stat::looks_like_json_lines(bytes) {
-        Some(perf_stat::read_json_lines(file, bytes))
-    } else if go_bench::looks_like_text(bytes) {
-        Some(go_bench::read_text(file, bytes))
-    } else if perf_stat::looks_like_csv(bytes) {
-        Some(perf_stat::read_csv(file, bytes))
-    } else {
-        None
-    }
+pub fn import_bytes(file: &str, bytes: &[u8]) -> Option<Result<Imported, ReadError>> {
+    let importer = detect_bytes(bytes)?;
+    Some(
+        importer
+            .read_bytes(&checker(importer, file), bytes)
+            .map(Imported::Samples),
+    )
 }
 
 /// The error for bytes no reader accepts. `e` is the JSON parser's; when the
 /// bytes look like a JSON format cut short (`sniff`) or like a tickbook
 /// file, that message alone is the answer. Otherwise every format tried is
-/// listed with why it is not this file.
+/// listed with why it is not this file, grouped by [`Shape`]: the JSON
+/// documents, the JSON streams, then each text format's own reason.
 pub fn not_recognised(bytes: &[u8], e: ReadError) -> ReadError {
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(8192)]);
     if sniff(bytes).is_some() || head.contains("\"tickbook\"") {
@@ -47,18 +41,40 @@ pub fn not_recognised(bytes: &[u8], e: ReadError) -> ReadError {
             format!("line {} (\"{short}{more}\")", i + 1)
         })
         .unwrap_or_else(|| "the first line".into());
+    let abouts: Vec<_> = IMPORTERS.iter().map(|i| i.about()).collect();
+    let mut documents: Vec<&str> = vec!["tickbook"];
+    let (mut streams, mut keys) = (Vec::new(), Vec::new());
+    for a in &abouts {
+        match a.shape {
+            // Formats with more than one importer are listed once.
+            Shape::Document if !documents.contains(&a.name) => documents.push(a.name),
+            Shape::Stream { key } => {
+                streams.push(a.name);
+                keys.push(format!("\"{key}\""));
+            }
+            _ => {}
+        }
+    }
+    let texts: Vec<String> = IMPORTERS
+        .iter()
+        .filter(|i| i.about().shape == Shape::Text)
+        .map(|i| {
+            let why = i.why_not(bytes).unwrap_or_default();
+            format!("{}: {why}", i.about().label)
+        })
+        .collect();
+    let keys = match keys.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
     let message = format!(
-        "{}; not a format tickbook reads. Tried: the JSON formats (tickbook, {}): not one \
-         JSON document; the JSON streams (cargo-criterion, go test -json, perf stat -j): \
-         {first} is not an object with \"reason\", \"Action\" or \"counter-value\"; Go test \
-         -bench text: no result line \"BenchmarkName N VALUE UNIT…\"; perf stat -x, CSV: {}",
+        "{}; not a format tickbook reads. Tried: the JSON formats ({}): not one JSON \
+         document; the JSON streams ({}): {first} is not an object with {keys}; {}",
         e.message,
-        JSON_FORMATS,
-        perf_stat::why_not_csv(bytes)
+        documents.join(", "),
+        streams.join(", "),
+        texts.join("; "),
     );
     ReadError { message, ..e }
 }
-
-/// The formats that are one JSON document, as the message lists them.
-const JSON_FORMATS: &str = "pyperf, pytest-benchmark, JMH, Google Benchmark, hyperfine, \
-Criterion.rs";

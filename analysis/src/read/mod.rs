@@ -150,19 +150,15 @@ pub fn read_folder(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Document
 fn read_unlimited(file: &str, bytes: &[u8]) -> Result<Document, ReadError> {
     let cx = Checker::new(file);
     // Results of other harnesses (docs/importers.md), detected by content.
-    // A cargo-criterion stream (one object per line) is not one JSON
-    // document; one that is (a one-line stream, or any file whose first line
-    // holds the whole document and a "reason") is told apart by its shape
-    // below, where a tickbook file or a folder bundle comes first.
+    // A stream of JSON lines is not one JSON document; one that is (a
+    // one-line stream, or any file whose first line holds the whole
+    // document) is told apart by its shape below, where a tickbook file or a
+    // folder bundle comes first.
     let value = match parse_json(&cx, bytes) {
         Ok(v) => v,
-        Err(_) if import::cargo_criterion::looks_like_stream(bytes) => {
-            let s = import::cargo_criterion::read(file, bytes)?;
-            return imported_samples(&cx, Imported::Samples(s)).map(Document::Samples);
-        }
         Err(e) => {
-            return match import::import_text(file, bytes) {
-                Some(s) => imported_samples(&cx, Imported::Samples(s?)).map(Document::Samples),
+            return match import::import_bytes(file, bytes) {
+                Some(imported) => imported_samples(&cx, imported?).map(Document::Samples),
                 None => Err(import::not_recognised(
                     bytes,
                     import::name_parse_error(bytes, e),

@@ -75,7 +75,7 @@ pub(super) fn read(cx: &Checker, value: &Value) -> Result<Document, ReadError> {
             format!(
                 "expected a JSON object at the top level, found {} (not a tickbook file; also tried {})",
                 type_name(value),
-                import::TRIED
+                import::tried()
             ),
         )
     })?;
@@ -97,7 +97,7 @@ pub(super) fn read(cx: &Checker, value: &Value) -> Result<Document, ReadError> {
         None => {
             return Err(cx.err(
                 None,
-                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?); not a file tickbook imports either: tried {}", import::TRIED),
+                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?); not a file tickbook imports either: tried {}", import::tried()),
             ))
         }
     }

@@ -1,0 +1,7 @@
+//! `go test -bench -json`'s stream of events through `read_document` (the reader every front end uses).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| -> libfuzzer_sys::Corpus {
+    tickbook_fuzz::reader_target(data, &["go_test_json"])
+});
+tickbook_fuzz::json_mutator!();
