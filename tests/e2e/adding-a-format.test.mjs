@@ -8,20 +8,17 @@
 // test (the fixture's numbers) must pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyOfRepository, fencedBlocks, root } from './walkthrough.mjs';
 
 /** The section's fenced blocks, in order: { lang, code }. */
 function blocks() {
   const doc = readFileSync(join(root, 'docs/importers.md'), 'utf8');
   const section = doc.split('\n## Adding a format\n')[1];
   assert.ok(section, 'docs/importers.md has "Adding a format"');
-  return [...section.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
+  return fencedBlocks(section);
 }
 
 /** `text` with `line` inserted before the first line equal to `before` after the line `from`. */
@@ -40,19 +37,8 @@ test('adding a format as docs/importers.md says touches its file, one registry l
   assert.deepEqual(b.map((x) => x.lang), ['rust', 'rust', 'text', 'rust', 'toml', 'js', 'rust', 'markdown'], 'the walkthrough\'s blocks');
   const [importer, registryLine, fixture, target, bin, seeds, check, row] = b.map((x) => x.code);
 
-  const dir = mkdtempSync(join(tmpdir(), 'tickbook-adding-format-'));
+  const { dir, git, write, edit } = copyOfRepository('tickbook-adding-format-');
   try {
-    execFileSync('bash', ['-c', `git -C "${root}" archive HEAD | tar -x -C "${dir}"`]);
-    const git = (...args) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
-    git('init', '-q');
-    git('add', '-A');
-    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
-    const write = (rel, text) => {
-      mkdirSync(dirname(join(dir, rel)), { recursive: true });
-      writeFileSync(join(dir, rel), text);
-    };
-    const edit = (rel, fn) => write(rel, fn(readFileSync(join(dir, rel), 'utf8')));
-
     write('analysis/src/import/tsv_times.rs', importer);
     edit('analysis/src/import/mod.rs', (t) => insertBefore(t, 'registry! {', '}', registryLine.trimEnd()));
     write('tests/fixtures/import/tsv-times/times.tsv', fixture);

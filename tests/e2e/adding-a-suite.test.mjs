@@ -10,18 +10,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { serve, openBrowser, waitForFiles } from './harness.mjs';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { copyOfRepository, fencedBlocks, root } from './walkthrough.mjs';
 
 /** The doc's fenced blocks, in order: { lang, code }. */
 function blocks() {
-  const doc = readFileSync(join(root, 'docs/adding-a-suite.md'), 'utf8');
-  return [...doc.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
+  return fencedBlocks(readFileSync(join(root, 'docs/adding-a-suite.md'), 'utf8'));
 }
 
 /** `text` with `line` inserted after the first line equal to `after`. */
@@ -43,20 +39,9 @@ test('adding a suite as docs/adding-a-suite.md says touches only its places, bui
   assert.equal(js.length, 1, 'and its cell');
   const [data, report, suite, registryLine, measurement, measureArm, terminal, terminalArm] = rust;
 
-  const dir = mkdtempSync(join(tmpdir(), 'tickbook-adding-'));
+  // The committed tree, as a git repository so the change can be counted.
+  const { dir, git, write, edit } = copyOfRepository('tickbook-adding-');
   try {
-    // The committed tree, as a git repository so the change can be counted.
-    execFileSync('bash', ['-c', `git -C "${root}" archive HEAD | tar -x -C "${dir}"`]);
-    const git = (...args) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
-    git('init', '-q');
-    git('add', '-A');
-    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
-
-    const write = (rel, text) => {
-      mkdirSync(dirname(join(dir, rel)), { recursive: true });
-      writeFileSync(join(dir, rel), text);
-    };
-    const edit = (rel, fn) => write(rel, fn(readFileSync(join(dir, rel), 'utf8')));
     write('analysis/src/suites/yield_now/data.rs', data);
     write('analysis/src/suites/yield_now/report.rs', report);
     write('analysis/src/suites/yield_now/mod.rs', suite);
