@@ -1,8 +1,9 @@
 //! `tickbook analyze --campaign` on generated files with a known answer:
 //! four machines of three executions each, one machine 15 % slower. The
 //! outlier is the one that stands out, the machine level holds most of the
-//! variance, and the terminal's shares, means and factors equal `--json`'s
-//! to the digits printed.
+//! variance, the F test finds the machine effect, and the terminal's
+//! shares, means, factors, intervals and p-values equal `--json`'s to the
+//! digits printed.
 
 mod common;
 
@@ -78,11 +79,25 @@ fn machines_side_by_side_and_the_variance_split() {
             &format!("share of level {i}"),
         );
     }
-    let factor = split[5].split(" [").next().unwrap_or_default();
+    // "1.23× [1.05×, 4.56×], p = 0.0012": the factor, its interval and the
+    // F test's p-value as --json has them.
+    let cell = &split[5];
+    let (factor, rest) = cell.split_once(" [").expect("an interval");
+    let (ends, p) = rest.split_once("], ").expect("a p-value");
+    let (lo, hi) = ends.split_once(", ").expect("two ends");
+    let ci = &levels[2]["impact_ci"];
+    agree(num(factor), f(ci, "estimate"), "machine impact factor");
+    agree(num(lo), f(ci, "lo"), "its lower end");
+    agree(num(hi), f(ci, "hi"), "its upper end");
+    assert_eq!(ci["method"], "F");
+    let p_json = f(&levels[2], "p_value");
     agree(
-        num(factor),
-        f(&levels[2]["impact_ci"], "estimate"),
-        "machine impact factor",
+        num(p.strip_prefix("p = ").expect("p = …")),
+        p_json,
+        "the machine level's p-value",
     );
+    // A machine 15 % slower than three alike is a machine effect the F test
+    // finds, and the factor's interval excludes 1.
+    assert!(p_json < 0.025 && f(ci, "lo") > 1.0, "{cell}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -218,7 +218,7 @@ fn item(key: String, unit: String, per_machine: PerMachine, o: &Options) -> Camp
         .collect();
     // The variance split is over machines that ran the item.
     let present: Vec<Vec<Vec<f64>>> = per_machine.into_iter().filter(|m| !m.is_empty()).collect();
-    let comps = components(&present, &o.bootstrap);
+    let comps = components(&present, o.confidence);
     let plans = match &comps {
         Some(c) => MACHINE_COSTS
             .iter()
@@ -309,7 +309,7 @@ mod tests {
                 vec![vec![1.0, 3.0], vec![5.0, 7.0]],
                 vec![vec![2.0, 2.0], vec![10.0, 14.0]],
             ],
-            &o.bootstrap,
+            o.confidence,
         );
         assert_eq!(it.components, direct);
         let a = it.machines[0].as_ref().expect("a");

@@ -10,27 +10,45 @@
 //!   values from different units of level i spread than values from one
 //!   (1 = the level adds nothing), the random-effects value of
 //!   [`super::executions`]' factor;
-//! * percentile bootstrap CIs of the components and factors, resampling
-//!   machines (from three on), then executions within each, never
-//!   measurements (copies would shrink the variance within);
+//! * CIs of the components and factors from the F and chi-square
+//!   distributions of the Sᵢ² (docs/methods.md, "Three levels"): the
+//!   chi-square interval of T₁², the modified large-sample interval of
+//!   Graybill & Wang as Ting et al. extend it to a difference of two mean
+//!   squares for T₂² and T₃², exact F intervals for the impact factors, and
+//!   the F test of "the level adds nothing" whose p-value agrees with where
+//!   the intervals' lower ends reach 0 and 1;
 //! * the executions per machine and the machines that reach a precision at
 //!   least cost.
 //!
 //! Unbalanced data (a failed task, a machine with fewer executions) use
 //! pooled variances and the harmonic mean of the counts as rᵢ, which is
-//! exact when balanced and close otherwise; `balanced` says which.
+//! exact when balanced and close otherwise; `balanced` says which. Their
+//! S₂² and S₃² take Satterthwaite's degrees of freedom.
 
-use super::bootstrap::{index, interval_from, rng, BootstrapCi, BootstrapOptions};
 use super::dist::t_two_sided;
 use super::executions::{units_needed, whole_count};
 use super::moments::Welford;
 use serde::Serialize;
+use statrs::distribution::{ChiSquared, Continuous, ContinuousCDF, FisherSnedecor};
 
 /// Data of one item: machines → executions → measurements.
 pub type Nested = [Vec<Vec<f64>>];
 
 /// What a unit of each level is, innermost first.
 pub const UNITS: [&str; 3] = ["measurement", "execution", "machine"];
+
+/// An interval of one level's component or impact factor.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LevelCi {
+    /// The point estimate (inside the interval).
+    pub estimate: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub confidence: f64,
+    /// How: "chi-square" (T₁²), "MLS" (T₂², T₃²: modified large-sample),
+    /// "F" (impact factors).
+    pub method: &'static str,
+}
 
 /// One level's estimates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,6 +62,9 @@ pub struct Level {
     pub per_parent: f64,
     /// Sᵢ² (None without two units under one parent).
     pub s_sq: Option<f64>,
+    /// Degrees of freedom of Sᵢ²: Σ (units under a parent − 1), or
+    /// Satterthwaite's where the units' variances differ (unbalanced).
+    pub df: Option<f64>,
     /// Tᵢ²: the variance this level adds, clamped at 0.
     pub t_sq: Option<f64>,
     /// Tᵢ² / ΣT²: this level's share of the variance of one measurement.
@@ -51,10 +72,14 @@ pub struct Level {
     /// sqrt(1 + Tᵢ²/Sᵢ₋₁²) for executions and machines; None for
     /// measurements.
     pub impact: Option<f64>,
-    pub t_sq_ci: Option<BootstrapCi>,
-    pub impact_ci: Option<BootstrapCi>,
+    pub t_sq_ci: Option<LevelCi>,
+    pub impact_ci: Option<LevelCi>,
+    /// For executions and machines, the F test of "this level adds
+    /// nothing" (Tᵢ² = 0): the probability of an Sᵢ²/Sᵢ₋₁² this large
+    /// without it. Below (1 − confidence)/2 exactly when the intervals'
+    /// lower ends are above 0 (T²) and 1 (impact).
+    pub p_value: Option<f64>,
 }
-
 /// The three levels' estimates and the mean.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Components {
@@ -66,14 +91,16 @@ pub struct Components {
     /// Ȳ ± t(1 − α/2, r₃ − 1)·sqrt(S₃²/r₃).
     pub ci: Option<(f64, f64)>,
     pub confidence: f64,
-    /// Why a bootstrap CI is missing, if one is.
+    /// Why a level with an estimate has no CI, if one has none.
     pub ci_note: Option<&'static str>,
 }
 
-/// The point estimates: (Sᵢ², rᵢ) per level, the mean, balance.
+/// The point estimates: (Sᵢ², rᵢ, degrees of freedom) per level, the mean,
+/// balance.
 struct Point {
     s_sq: [Option<f64>; 3],
     r: [f64; 3],
+    df: [f64; 3],
     mean: f64,
     balanced: bool,
 }
@@ -100,10 +127,10 @@ impl Point {
     }
 }
 
-/// Pooled variance of values around their group's mean and the harmonic
-/// mean of the group sizes: Σ SSᵍ / Σ (nᵍ − 1). `None` when no group has
-/// two values.
-fn pooled(groups: impl Iterator<Item = Welford>) -> (Option<f64>, f64, bool) {
+/// Pooled variance of values around their group's mean, its degrees of
+/// freedom Σ (nᵍ − 1), the harmonic mean of the group sizes, and whether
+/// they are all equal. The variance is `None` when no group has two values.
+fn pooled(groups: impl Iterator<Item = Welford>) -> (Option<f64>, f64, f64, bool) {
     let (mut ss, mut df, mut count, mut inv) = (0.0, 0u64, 0usize, 0.0);
     let mut sizes = None;
     let mut balanced = true;
@@ -120,12 +147,29 @@ fn pooled(groups: impl Iterator<Item = Welford>) -> (Option<f64>, f64, bool) {
         }
     }
     let s_sq = (df > 0).then(|| ss / df as f64);
-    (s_sq, count as f64 / inv, balanced)
+    (s_sq, df as f64, count as f64 / inv, balanced)
+}
+
+/// Satterthwaite's degrees of freedom of a pooled variance of independent
+/// normal values whose variances differ, `vars` grouped as the values are:
+/// the within-group sum of squares is Σ λₖ χ²₁ with Σ λ = Σᵍ (1 − 1/nᵍ)·Σ v
+/// and Σ λ² = Σᵍ [(1 − 2/nᵍ)·Σ v² + (Σ v)²/nᵍ²], matched in mean and
+/// variance by a scaled χ² on (Σ λ)²/Σ λ² degrees of freedom (Σ (nᵍ − 1)
+/// when every v is equal). `None` when no variance is positive.
+fn satterthwaite_df<'a>(vars: impl Iterator<Item = &'a [f64]>) -> Option<f64> {
+    let (mut first, mut second) = (0.0, 0.0);
+    for g in vars {
+        let n = g.len() as f64;
+        let sum: f64 = g.iter().sum();
+        let sq: f64 = g.iter().map(|v| v * v).sum();
+        first += (1.0 - 1.0 / n) * sum;
+        second += (1.0 - 2.0 / n) * sq + sum * sum / (n * n);
+    }
+    (first > 0.0 && second > 0.0).then(|| first * first / second)
 }
 
 /// Each execution's moments (count, mean, sum of squares), machine by
-/// machine: all the estimators read, so a bootstrap replicate copies no
-/// measurement.
+/// machine: all the estimators read.
 type Moments = Vec<Vec<Welford>>;
 
 fn moments(data: &Nested) -> Option<Moments> {
@@ -144,44 +188,75 @@ fn moments(data: &Nested) -> Option<Moments> {
 }
 
 fn point(machines: &[Vec<Welford>]) -> Option<Point> {
-    let (s1, r1, b1) = pooled(machines.iter().flatten().copied());
+    let (s1, df1, r1, b1) = pooled(machines.iter().flatten().copied());
     // Each machine's execution means, each execution counted once whatever
     // its measurements (Kalibera & Jones's means of means).
     let exec_means: Vec<Vec<f64>> = machines
         .iter()
         .map(|m| m.iter().map(|e| e.mean().unwrap_or(f64::NAN)).collect())
         .collect();
-    let (s2, r2, b2) = pooled(exec_means.iter().map(|m| Welford::from_slice(m)));
+    let (s2, df2, r2, b2) = pooled(exec_means.iter().map(|m| Welford::from_slice(m)));
     let machine_means: Vec<f64> = exec_means
         .iter()
         .map(|m| Welford::from_slice(m).mean().unwrap_or(f64::NAN))
         .collect();
     let top = Welford::from_slice(&machine_means);
-    Some(Point {
+    let mut p = Point {
         s_sq: [s1, s2, top.variance()],
         r: [r1, r2, machine_means.len() as f64],
+        df: [df1, df2, machine_means.len().saturating_sub(1) as f64],
         mean: top.mean()?,
         balanced: b1 && b2,
-    })
+    };
+    if !p.balanced {
+        // An execution mean's variance is T₂² + T₁²/n (n its measurements),
+        // a machine mean's T₃² + (its executions' mean of those)/b: unequal
+        // counts make them differ, and the pooled S₂², S₃² are then sums of
+        // unequally scaled χ² (Satterthwaite 1946), estimated from the
+        // components.
+        let t = p.t_sq();
+        if let (Some(t1), Some(t2)) = (t[0], t[1]) {
+            let v: Vec<Vec<f64>> = machines
+                .iter()
+                .map(|m| m.iter().map(|e| t2 + t1 / e.count() as f64).collect())
+                .collect();
+            if let Some(df) = satterthwaite_df(v.iter().map(Vec::as_slice)) {
+                p.df[1] = df;
+            }
+            if let Some(t3) = t[2] {
+                let u: Vec<f64> = v
+                    .iter()
+                    .map(|m| t3 + m.iter().sum::<f64>() / (m.len() * m.len()) as f64)
+                    .collect();
+                if let Some(df) = satterthwaite_df(std::iter::once(u.as_slice())) {
+                    p.df[2] = df;
+                }
+            }
+        }
+    }
+    Some(p)
 }
 
-/// The components of `data` with bootstrap CIs. `None` when there is no
-/// machine, or a machine or execution is empty.
-pub fn components(data: &Nested, b: &BootstrapOptions) -> Option<Components> {
+/// The components of `data` with CIs at `confidence`. `None` when there is
+/// no machine, or a machine or execution is empty.
+pub fn components(data: &Nested, confidence: f64) -> Option<Components> {
     let m = moments(data)?;
     let p = point(&m)?;
     let t = p.t_sq();
     let impact = p.impact();
     let total: Option<f64> = t.iter().copied().sum();
     let machines = data.len();
-    let ci = match (p.s_sq[2], t_two_sided(b.confidence, machines as f64 - 1.0)) {
+    let ci = match (p.s_sq[2], t_two_sided(confidence, machines as f64 - 1.0)) {
         (Some(s3), Some(q)) => {
             let half = q * (s3 / machines as f64).sqrt();
             Some((p.mean - half, p.mean + half))
         }
         _ => None,
     };
-    let (t_ci, f_ci, ci_note) = bootstrap(&m, &p, b);
+    let cis = intervals(&p, confidence);
+    let ci_note = (0..3)
+        .any(|i| t[i].is_some() && cis[i].0.is_none())
+        .then_some("no interval where a level's variance is 0 at both it and the level below");
     let levels = (0..3)
         .map(|i| Level {
             unit: UNITS[i],
@@ -192,14 +267,16 @@ pub fn components(data: &Nested, b: &BootstrapOptions) -> Option<Components> {
             },
             per_parent: p.r[i],
             s_sq: p.s_sq[i],
+            df: p.s_sq[i].map(|_| p.df[i]),
             t_sq: t[i],
             share: match (t[i], total) {
                 (Some(x), Some(s)) if s > 0.0 => Some(x / s),
                 _ => None,
             },
             impact: impact[i],
-            t_sq_ci: t_ci[i].clone(),
-            impact_ci: f_ci[i].clone(),
+            t_sq_ci: cis[i].0.clone(),
+            impact_ci: cis[i].1.clone(),
+            p_value: cis[i].2,
         })
         .collect();
     Some(Components {
@@ -207,68 +284,152 @@ pub fn components(data: &Nested, b: &BootstrapOptions) -> Option<Components> {
         balanced: p.balanced,
         mean: p.mean,
         ci,
-        confidence: b.confidence,
+        confidence,
         ci_note,
     })
 }
 
-type LevelCis = [Option<BootstrapCi>; 3];
-
-/// Percentile CIs of each Tᵢ² and impact factor. Machines are resampled only
-/// from three on (two give a CI of the machine level that is mostly the
-/// two values themselves), so with fewer the machine level has none.
-fn bootstrap(
-    data: &[Vec<Welford>],
-    p: &Point,
-    b: &BootstrapOptions,
-) -> (LevelCis, LevelCis, Option<&'static str>) {
-    let none = || [None, None, None];
-    if b.resamples == 0 || !(b.confidence > 0.0 && b.confidence < 1.0) {
-        return (none(), none(), Some("no bootstrap resamples"));
+/// x with P(X ≤ x) = p for a distribution on (0, ∞). statrs's inverses
+/// stop a few digits short for some degrees of freedom (the χ² one after
+/// four Newton steps, and NaN for one degree of freedom in the lower tail),
+/// so its answer only starts a safeguarded Newton iteration on its accurate
+/// CDF: a step that leaves the bracket of the root halves it (geometrically)
+/// instead.
+fn quantile<D: ContinuousCDF<f64, f64> + Continuous<f64, f64>>(d: &D, p: f64) -> f64 {
+    let (mut lo, mut hi) = (1.0, 1.0);
+    while d.cdf(lo) > p && lo > 1e-300 {
+        lo /= 16.0;
     }
-    let resample_machines = data.len() >= 3;
-    let mut r = rng(b.seed);
-    let mut t_reps: [Vec<f64>; 3] = Default::default();
-    let mut f_reps: [Vec<f64>; 3] = Default::default();
-    let mut sample: Vec<Vec<Welford>> = Vec::with_capacity(data.len());
-    for _ in 0..b.resamples {
-        sample.clear();
-        for m in 0..data.len() {
-            let machine = &data[if resample_machines {
-                index(&mut r, data.len())
-            } else {
-                m
-            }];
-            sample.push(
-                (0..machine.len())
-                    .map(|_| machine[index(&mut r, machine.len())])
-                    .collect(),
-            );
+    while d.cdf(hi) < p && hi < 1e300 {
+        hi *= 16.0;
+    }
+    let start = d.inverse_cdf(p);
+    let mut x = if start > lo && start < hi {
+        start
+    } else {
+        (lo * hi).sqrt()
+    };
+    for _ in 0..200 {
+        let f = d.cdf(x) - p;
+        if f == 0.0 {
+            return x;
         }
-        if let Some(q) = point(&sample) {
-            for (i, (t, f)) in q.t_sq().iter().zip(q.impact()).enumerate() {
-                t_reps[i].push(t.unwrap_or(f64::NAN));
-                f_reps[i].push(f.unwrap_or(f64::NAN));
-            }
+        if f < 0.0 {
+            lo = x;
+        } else {
+            hi = x;
         }
+        let newton = x - f / d.pdf(x);
+        let next = if newton > lo && newton < hi {
+            newton
+        } else {
+            (lo * hi).sqrt()
+        };
+        if (next - x).abs() <= 1e-15 * x {
+            return next;
+        }
+        x = next;
+    }
+    x
+}
+
+/// The upper-`a` point F(a; n, m) of Fisher's F, F(a; n, ∞) = χ²(a; n)/n
+/// for m = ∞.
+fn f_upper(a: f64, n: f64, m: f64) -> Option<f64> {
+    if m.is_infinite() {
+        let c = ChiSquared::new(n).ok()?;
+        return Some(quantile(&c, 1.0 - a) / n);
+    }
+    let f = FisherSnedecor::new(n, m).ok()?;
+    Some(quantile(&f, 1.0 - a))
+}
+
+/// (T² interval, impact interval, p-value) per level.
+type LevelCis = [(Option<LevelCi>, Option<LevelCi>, Option<f64>); 3];
+
+/// Every level's intervals at `confidence` (docs/methods.md, "Three
+/// levels"). With a = (1 − confidence)/2, for level i ≥ 2 with
+/// A = Sᵢ² (on n degrees of freedom) and B = Sᵢ₋₁²/rᵢ₋₁ (on m):
+///
+/// * Tᵢ² = A − B by Ting, Burdick, Graybill, Jeyaratnam & Lu's modified
+///   large-sample interval (Burdick & Graybill 1992, §3.3), the ends
+///   clamped at 0;
+/// * ρ = Tᵢ²/(its parent's variance below) from A/B ~ (1 + rᵢ₋₁·ρ)·F(n, m):
+///   [A/(B·F(a; n, m)) − 1, A/(B·F(1 − a; n, m)) − 1]/rᵢ₋₁, exact when
+///   balanced; the impact factor is sqrt(1 + ρ);
+/// * the p-value 1 − F_cdf(A/B).
+///
+/// T₁² = S₁² has the χ² interval on its degrees of freedom.
+fn intervals(p: &Point, confidence: f64) -> LevelCis {
+    let mut out: LevelCis = Default::default();
+    let a = (1.0 - confidence) / 2.0;
+    if !(a > 0.0 && a < 0.5) {
+        return out;
     }
     let t = p.t_sq();
-    let f = p.impact();
-    let mut t_ci = none();
-    let mut f_ci = none();
-    for i in 0..3 {
-        if i == 2 && !resample_machines {
+    let impact = p.impact();
+    let ci = |estimate: f64, lo: f64, hi: f64, method| LevelCi {
+        estimate,
+        lo,
+        hi,
+        confidence,
+        method,
+    };
+    if let (Some(s1), Some(hi_q), Some(lo_q)) = (
+        p.s_sq[0],
+        f_upper(a, p.df[0], f64::INFINITY),
+        f_upper(1.0 - a, p.df[0], f64::INFINITY),
+    ) {
+        out[0].0 = Some(ci(s1, s1 / hi_q, s1 / lo_q, "chi-square"));
+    }
+    for i in 1..3 {
+        let (Some(sa), Some(sb), Some(est)) = (p.s_sq[i], p.s_sq[i - 1], t[i]) else {
+            continue;
+        };
+        let (n, m, r) = (p.df[i], p.df[i - 1], p.r[i - 1]);
+        let b = sb / r;
+        let q = |x: f64, n: f64, m: f64| f_upper(x, n, m);
+        let (Some(f1), Some(f1l), Some(f2), Some(f2l), Some(f12), Some(f12l)) = (
+            q(a, n, f64::INFINITY),
+            q(1.0 - a, n, f64::INFINITY),
+            q(a, m, f64::INFINITY),
+            q(1.0 - a, m, f64::INFINITY),
+            q(a, n, m),
+            q(1.0 - a, n, m),
+        ) else {
+            continue;
+        };
+        if b > 0.0 {
+            let ratio = sa / b;
+            out[i].2 = FisherSnedecor::new(n, m).ok().map(|f| f.sf(ratio));
+            if let Some(est_f) = impact[i] {
+                let rho = |fq: f64| ((ratio / fq - 1.0) / r).max(0.0);
+                out[i].1 = Some(ci(
+                    est_f,
+                    (1.0 + rho(f12)).sqrt(),
+                    (1.0 + rho(f12l)).sqrt(),
+                    "F",
+                ));
+            }
+        } else if sa == 0.0 {
+            // Both variances 0: nothing to scale an interval by.
             continue;
         }
-        if let Some(est) = t[i] {
-            t_ci[i] = interval_from(est, std::mem::take(&mut t_reps[i]), b);
-        }
-        if let Some(est) = f[i] {
-            f_ci[i] = interval_from(est, std::mem::take(&mut f_reps[i]), b);
-        }
+        let (g1, h1) = (1.0 - 1.0 / f1, 1.0 / f1l - 1.0);
+        let (g2, h2) = (1.0 - 1.0 / f2, 1.0 / f2l - 1.0);
+        let g12 = ((f12 - 1.0).powi(2) - g1 * g1 * f12 * f12 - h2 * h2) / f12;
+        let h12 = ((1.0 - f12l).powi(2) - h1 * h1 * f12l * f12l - g2 * g2) / f12l;
+        let vl = g1 * g1 * sa * sa + h2 * h2 * b * b + g12 * sa * b;
+        let vu = h1 * h1 * sa * sa + g2 * g2 * b * b + h12 * sa * b;
+        let diff = sa - b;
+        out[i].0 = Some(ci(
+            est,
+            (diff - vl.max(0.0).sqrt()).max(0.0),
+            (diff + vu.max(0.0).sqrt()).max(0.0),
+            "MLS",
+        ));
     }
-    let note = (!resample_machines).then_some("the machine level needs three machines for a CI");
-    (t_ci, f_ci, note)
+    out
 }
 
 /// The campaign that reaches a precision at least cost.
@@ -282,6 +443,11 @@ pub struct Plan {
     /// execution's mean adds at the measurements it makes; None when
     /// machines add no variance (then only the total of executions counts).
     pub executions_per_machine: Option<u64>,
+    /// That optimum over the machine level's interval (its impact factor's,
+    /// T₃²/S₂² from the F distribution): fewest and most executions per
+    /// machine; the most is None (any number) when the interval reaches
+    /// "no machine effect".
+    pub executions_per_machine_range: Option<(u64, Option<u64>)>,
     /// Machines for the target with that many executions each (the
     /// observed rate when the optimum is undefined).
     pub machines: Option<u64>,
@@ -302,6 +468,18 @@ pub fn plan(c: &Components, rel_half_width: f64, machine_cost: f64) -> Plan {
         }
         _ => None,
     };
+    // ρ = T₃²/S₂² at the ends of the machine factor's interval, f = sqrt(1 + ρ):
+    // the optimum scales as 1/sqrt(ρ), the point optimum at ρ's estimate.
+    let range = match (v2, c.levels[2].impact_ci.as_ref(), c.levels[1].s_sq) {
+        (Some(v2), Some(ci), Some(s2)) if machine_cost > 0.0 && s2 > 0.0 => {
+            let at = |f: f64| {
+                let rho = f * f - 1.0;
+                (rho > 0.0).then(|| whole_count((machine_cost * v2 / (rho * s2)).sqrt()))
+            };
+            at(ci.hi).map(|fewest| (fewest, at(ci.lo)))
+        }
+        _ => None,
+    };
     let r2 = per_machine
         .map(|r| r as f64)
         .unwrap_or(c.levels[1].per_parent);
@@ -315,6 +493,7 @@ pub fn plan(c: &Components, rel_half_width: f64, machine_cost: f64) -> Plan {
         rel_half_width,
         machine_cost,
         executions_per_machine: per_machine,
+        executions_per_machine_range: range,
         machines,
     }
 }
@@ -324,14 +503,6 @@ mod tests {
     use super::*;
     use crate::stats::testing::normal;
     use rand::SeedableRng;
-
-    fn opts(resamples: usize) -> BootstrapOptions {
-        BootstrapOptions {
-            resamples,
-            confidence: 0.95,
-            seed: 7,
-        }
-    }
 
     fn nest(a: usize, b: usize, n: usize, y: &[f64]) -> Vec<Vec<Vec<f64>>> {
         (0..a)
@@ -345,7 +516,7 @@ mod tests {
 
     fn check_balanced_cases(cases: &[Case]) {
         for &(a, b, n, y, t3, t2, t1) in cases {
-            let c = components(&nest(a, b, n, y), &opts(0)).expect("components");
+            let c = components(&nest(a, b, n, y), 0.95).expect("components");
             assert!(c.balanced);
             for (level, want) in [(0, t1), (1, t2), (2, t3)] {
                 let got = c.levels[level].t_sq.expect("t²");
@@ -360,6 +531,48 @@ mod tests {
 
     include!("levels_cases.rs");
 
+    /// Data and the intervals scipy gives for it (levels_interval_cases.py):
+    /// degrees of freedom of S₁², S₂², S₃²; T₁², T₂², T₃² intervals; the
+    /// execution and machine factors' intervals and p-values.
+    struct IntervalCase {
+        data: Vec<Vec<Vec<f64>>>,
+        df: [f64; 3],
+        t_sq: [(f64, f64); 3],
+        impact: [(f64, f64); 2],
+        p: [f64; 2],
+    }
+
+    fn check_interval_cases(cases: &[IntervalCase]) {
+        let close = |what: &str, a: f64, b: f64| {
+            assert!(
+                (a - b).abs() <= 1e-9 * b.abs().max(1e-300),
+                "{what}: {a} vs scipy {b}"
+            )
+        };
+        for (k, case) in cases.iter().enumerate() {
+            let c = components(&case.data, 0.95).expect("components");
+            for i in 0..3 {
+                let l = &c.levels[i];
+                close(&format!("case {k} df {i}"), l.df.expect("df"), case.df[i]);
+                let t = l.t_sq_ci.as_ref().expect("t² ci");
+                close(&format!("case {k} T² lo {i}"), t.lo, case.t_sq[i].0);
+                close(&format!("case {k} T² hi {i}"), t.hi, case.t_sq[i].1);
+                if i > 0 {
+                    let f = l.impact_ci.as_ref().expect("impact ci");
+                    close(&format!("case {k} F lo {i}"), f.lo, case.impact[i - 1].0);
+                    close(&format!("case {k} F hi {i}"), f.hi, case.impact[i - 1].1);
+                    close(
+                        &format!("case {k} p {i}"),
+                        l.p_value.expect("p"),
+                        case.p[i - 1],
+                    );
+                }
+            }
+        }
+    }
+
+    include!("levels_interval_cases.rs");
+
     /// Worked by hand: machine 1 executions {1,3} and {5,7}; machine 2 {2,2}
     /// and {10,14}. Execution means 2, 6, 2, 12; machine means 4, 7.
     #[test]
@@ -368,7 +581,7 @@ mod tests {
             vec![vec![1.0, 3.0], vec![5.0, 7.0]],
             vec![vec![2.0, 2.0], vec![10.0, 14.0]],
         ];
-        let c = components(&data, &opts(0)).expect("components");
+        let c = components(&data, 0.95).expect("components");
         // S₁² = (2 + 2 + 0 + 8) / 4 = 3; S₂² = (8 + 50) / 2 = 29; S₃² = 4.5.
         assert_eq!(c.levels[0].s_sq, Some(3.0));
         assert_eq!(c.levels[1].s_sq, Some(29.0));
@@ -415,7 +628,7 @@ mod tests {
             let mut sums = [0.0; 3];
             let runs = 400;
             for _ in 0..runs {
-                let c = components(&generate(&mut r, sd, [6, 4, 10]), &opts(0)).expect("c");
+                let c = components(&generate(&mut r, sd, [6, 4, 10]), 0.95).expect("c");
                 let s: Vec<f64> = c.levels.iter().map(|l| l.s_sq.expect("s²")).collect();
                 sums[0] += s[0];
                 sums[1] += s[1] - s[0] / 10.0;
@@ -440,7 +653,7 @@ mod tests {
         let mut data = generate(&mut r, [1.0, 1.0, 1.0], [4, 3, 6]);
         data[1].pop();
         data[2][0].truncate(3);
-        let c = components(&data, &opts(200)).expect("c");
+        let c = components(&data, 0.95).expect("c");
         assert!(!c.balanced);
         let inv = |counts: &[usize]| {
             counts.len() as f64 / counts.iter().map(|&n| 1.0 / n as f64).sum::<f64>()
@@ -448,7 +661,7 @@ mod tests {
         assert!((c.levels[1].per_parent - inv(&[3, 2, 3, 3])).abs() < 1e-12);
         assert!((c.levels[0].per_parent - inv(&[6, 6, 6, 6, 6, 3, 6, 6, 6, 6, 6])).abs() < 1e-12);
         data.reverse();
-        let d = components(&data, &opts(200)).expect("d");
+        let d = components(&data, 0.95).expect("d");
         for i in 0..3 {
             let (a, b) = (
                 c.levels[i].t_sq.unwrap_or(-1.0),
@@ -461,22 +674,69 @@ mod tests {
         }
     }
 
-    /// The CIs hold their estimate; the machine level has none below three
-    /// machines, and the note says why.
+    /// The CIs hold their estimate, from two machines on; a lower end
+    /// reaches 0 (impact 1) exactly when the level's F test does not reject
+    /// at (1 − confidence)/2, so the p-value and the intervals agree.
     #[test]
-    fn bootstrap_cis() {
+    fn intervals_hold_the_estimate_and_agree_with_the_f_test() {
         let mut r = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let c = components(&generate(&mut r, [0.5, 1.0, 2.0], [5, 4, 20]), &opts(500)).expect("c");
+        let c = components(&generate(&mut r, [0.5, 1.0, 2.0], [5, 4, 20]), 0.95).expect("c");
         for l in &c.levels {
             let ci = l.t_sq_ci.as_ref().expect("ci");
             assert!(ci.lo <= ci.estimate && ci.estimate <= ci.hi, "{l:?}");
+            assert_eq!(Some(ci.estimate), l.t_sq);
         }
         assert!(c.levels[1].impact_ci.is_some() && c.levels[2].impact_ci.is_some());
         assert_eq!(c.ci_note, None);
-        let two =
-            components(&generate(&mut r, [0.5, 1.0, 2.0], [2, 3, 20]), &opts(200)).expect("two");
-        assert!(two.levels[2].t_sq_ci.is_none() && two.levels[1].t_sq_ci.is_some());
-        assert!(two.ci_note.is_some());
+        let two = components(&generate(&mut r, [0.5, 1.0, 2.0], [2, 3, 20]), 0.95).expect("two");
+        assert!(two.levels[2].t_sq_ci.is_some() && two.levels[2].p_value.is_some());
+        let mut agree = 0;
+        for seed in 0..200 {
+            let mut r = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+            let c = components(&generate(&mut r, [1.0, 0.1, 0.05], [4, 3, 5]), 0.95).expect("c");
+            for l in &c.levels[1..] {
+                let (t, f, p) = (
+                    l.t_sq_ci.as_ref().expect("t"),
+                    l.impact_ci.as_ref().expect("f"),
+                    l.p_value.expect("p"),
+                );
+                assert!(f.lo <= f.estimate && f.estimate <= f.hi && f.lo >= 1.0);
+                assert_eq!(t.lo > 0.0, p < 0.025, "{l:?}");
+                assert_eq!(f.lo > 1.0, p < 0.025, "{l:?}");
+                agree += usize::from(p < 0.025);
+            }
+        }
+        // Both outcomes happened (the check above is not vacuous).
+        assert!(agree > 0 && agree < 400, "{agree}");
+    }
+
+    /// The exact intervals by hand on the worked example's numbers: the
+    /// measurements' χ² interval, the executions' impact factor from the F
+    /// quantiles (scipy.stats: chi2.ppf(0.975, 4) = 11.143286781877796,
+    /// chi2.ppf(0.025, 4) = 0.4844185570879299, f.ppf(0.975, 2, 4) =
+    /// 10.649110640673513, f.ppf(0.025, 2, 4) = 0.025478734167333233).
+    #[test]
+    fn worked_example_intervals() {
+        let data = vec![
+            vec![vec![1.0, 3.0], vec![5.0, 7.0]],
+            vec![vec![2.0, 2.0], vec![10.0, 14.0]],
+        ];
+        let c = components(&data, 0.95).expect("components");
+        let close = |a: f64, b: f64| assert!((a - b).abs() <= 1e-9 * b.abs(), "{a} vs {b}");
+        let m = c.levels[0].t_sq_ci.as_ref().expect("measurements");
+        close(m.lo, 12.0 / 11.143286781877796);
+        close(m.hi, 12.0 / 0.4844185570879299);
+        // S₂²/(S₁²/r₁) = 29/1.5; ρ = (that/F − 1)/2.
+        let e = c.levels[1].impact_ci.as_ref().expect("executions");
+        let ratio: f64 = 29.0 / 1.5;
+        close(
+            e.lo,
+            (1.0 + (ratio / 10.649110640673513 - 1.0) / 2.0).sqrt(),
+        );
+        close(
+            e.hi,
+            (1.0 + (ratio / 0.025478734167333233 - 1.0) / 2.0).sqrt(),
+        );
     }
 
     /// The plan reaches its target: at the executions per machine and
@@ -485,7 +745,7 @@ mod tests {
     #[test]
     fn plan_reaches_its_target_at_least_cost() {
         let mut r = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
-        let c = components(&generate(&mut r, [1.0, 2.0, 4.0], [8, 5, 10]), &opts(0)).expect("c");
+        let c = components(&generate(&mut r, [1.0, 2.0, 4.0], [8, 5, 10]), 0.95).expect("c");
         let p = plan(&c, 0.01, 20.0);
         let t = |i: usize| c.levels[i].t_sq.expect("t");
         let v2 = t(1) + t(0) / 10.0;
@@ -499,10 +759,17 @@ mod tests {
         };
         assert!(half(m).expect("h") <= 0.01 * c.mean);
         assert!(m < 3 || half(m - 1).expect("h") > 0.01 * c.mean);
+        // The range holds the optimum, its ends at the machine factor's.
+        let (fewest, most) = p.executions_per_machine_range.expect("range");
+        let f = c.levels[2].impact_ci.as_ref().expect("factor ci");
+        let s2 = c.levels[1].s_sq.expect("s2");
+        let at = |f: f64| ((20.0 * v2 / ((f * f - 1.0) * s2)).sqrt().ceil() as u64).max(1);
+        assert_eq!(fewest, at(f.hi));
+        assert!(fewest <= e && !matches!(most, Some(m) if m < e));
+        assert_eq!(most, (f.lo > 1.0).then(|| at(f.lo)));
         // Machines that add nothing: no optimum split, machines at the
         // observed executions per machine.
-        let flat =
-            components(&generate(&mut r, [1.0, 1.0, 0.0], [4, 3, 5]), &opts(0)).expect("flat");
+        let flat = components(&generate(&mut r, [1.0, 1.0, 0.0], [4, 3, 5]), 0.95).expect("flat");
         if flat.levels[2].t_sq == Some(0.0) {
             assert_eq!(plan(&flat, 0.01, 20.0).executions_per_machine, None);
         }
@@ -510,10 +777,10 @@ mod tests {
 
     #[test]
     fn empty_input_has_no_components() {
-        assert!(components(&[], &opts(10)).is_none());
-        assert!(components(&[vec![]], &opts(10)).is_none());
-        assert!(components(&[vec![vec![]]], &opts(10)).is_none());
-        let one = components(&[vec![vec![1.0]]], &opts(10)).expect("one value");
+        assert!(components(&[], 0.95).is_none());
+        assert!(components(&[vec![]], 0.95).is_none());
+        assert!(components(&[vec![vec![]]], 0.95).is_none());
+        let one = components(&[vec![vec![1.0]]], 0.95).expect("one value");
         assert_eq!(one.levels[0].s_sq, None);
         assert_eq!(one.ci, None);
     }
@@ -530,11 +797,13 @@ mod tests {
             units: 3,
             per_parent,
             s_sq: Some(t_sq),
+            df: Some(2.0),
             t_sq: Some(t_sq),
             share: None,
             impact: None,
             t_sq_ci: None,
             impact_ci: None,
+            p_value: None,
         };
         let c = Components {
             levels: vec![

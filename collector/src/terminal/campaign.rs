@@ -1,7 +1,8 @@
 //! `tickbook analyze --campaign` in the terminal: the files grouped by
 //! machine, then per suite each item's machines side by side and its
 //! variance split into machine, execution and measurement components, with
-//! the impact factor of each level and the cheapest campaign for 1 %.
+//! the impact factor of each level with its interval and the F test's
+//! p-value of "the level adds nothing", and the cheapest campaign for 1 %.
 //! Formatting only: every number comes from the analysis.
 
 use super::numbers::{factor, fmt_ns, pct, sig};
@@ -42,7 +43,7 @@ fn share(l: &Level) -> String {
 }
 
 fn impact(l: &Level) -> String {
-    match (&l.impact_ci, l.impact) {
+    let f = match (&l.impact_ci, l.impact) {
         (Some(c), _) => format!(
             "{} [{}, {}]",
             factor(c.estimate),
@@ -50,7 +51,11 @@ fn impact(l: &Level) -> String {
             factor(c.hi)
         ),
         (None, Some(f)) => factor(f),
-        _ => "—".into(),
+        _ => return "—".into(),
+    };
+    match l.p_value {
+        Some(p) => format!("{f}, p = {}", sig(p, 2)),
+        None => f,
     }
 }
 
@@ -99,9 +104,9 @@ pub(crate) fn render(r: &CampaignReport) -> String {
             "within executions",
             "between executions",
             "between machines",
-            "impact: executions",
-            "impact: machines",
-            "for ±1 % (machine = 10 executions)",
+            "impact: executions [CI], p",
+            "impact: machines [CI], p",
+            "for ±1 % (machine = 10 executions; optimum range)",
         ]);
         for it in &s.items {
             let Some(c) = &it.components else {
@@ -118,7 +123,11 @@ pub(crate) fn render(r: &CampaignReport) -> String {
                 .find(|p| p.machine_cost == 10.0 && p.rel_half_width == 0.01);
             let plan = match plan {
                 Some(p) => match (p.machines, p.executions_per_machine) {
-                    (Some(m), Some(e)) => format!("{m} machines × {e}"),
+                    (Some(m), Some(e)) => match p.executions_per_machine_range {
+                        Some((lo, Some(hi))) => format!("{m} machines × {e} ({lo}–{hi})"),
+                        Some((lo, None)) => format!("{m} machines × {e} ({lo}–∞)"),
+                        None => format!("{m} machines × {e}"),
+                    },
                     (Some(m), None) => format!("{m} machines (any split)"),
                     _ => "—".into(),
                 },
@@ -135,6 +144,10 @@ pub(crate) fn render(r: &CampaignReport) -> String {
             ]);
         }
         t.render(&mut out);
+        let _ = writeln!(
+            out,
+            "   p: the F test of \"the level adds nothing\"; the factors' CIs from the F distribution (exact when balanced)"
+        );
         if let Some(note) = s.items.iter().find_map(|i| i.components.as_ref()?.ci_note) {
             let _ = writeln!(out, "   ({note})");
         }
