@@ -1,8 +1,9 @@
 // The Campaign cell end to end: twelve files from four machines (three
 // executions each; one machine 15 % slower), loaded together. The cell shows
 // every machine's mean, which machine stands out, each level's share of the
-// variance, the impact factors and the plan exactly as `tickbook analyze
-// --campaign --json`; the generated outlier is the one marked. Two files
+// variance, the impact factors with their intervals and F tests' p-values,
+// and the plan exactly as `tickbook analyze --campaign --json`; the generated
+// outlier is the one marked, and the machine level's F test finds it. Two files
 // from two hosts make a comparison, not a campaign: no cell. Then the six
 // files of the real two-node Slurm campaign that collector/tests/campaign.rs
 // ran just before (scripts/test runs it first; the campaign folder's manifest
@@ -75,8 +76,8 @@ async function readCell(page) {
     split: [...b.querySelectorAll('[data-testid=campaign-split-row]')].map((r) => ({
       key: r.dataset.key,
       shares: [...r.querySelectorAll('[data-testid=campaign-share]')].map((c) => c.dataset.value),
-      impacts: [...r.querySelectorAll('[data-testid=campaign-impact]')].map((c) => c.dataset.value),
-      plan: r.querySelector('[data-testid=campaign-plan]').dataset,
+      impacts: [...r.querySelectorAll('[data-testid=campaign-impact]')].map((c) => ({ ...c.dataset, text: c.textContent })),
+      plan: { ...r.querySelector('[data-testid=campaign-plan]').dataset, text: r.querySelector('[data-testid=campaign-plan]').textContent },
     })),
   })));
 }
@@ -96,11 +97,31 @@ function assertCellEquals(cell, expected) {
       });
       const lv = item.components.levels;
       got.split[i].shares.forEach((s, j) => assert.ok(sameNumber(num(s), lv[j].share), `${item.key} share ${j}`));
-      assert.ok(sameNumber(num(got.split[i].impacts[0]), lv[1].impact_ci?.estimate ?? lv[1].impact));
-      assert.ok(sameNumber(num(got.split[i].impacts[1]), lv[2].impact_ci?.estimate ?? lv[2].impact));
+      // Each factor with its interval and the F test's p-value: the values
+      // behind the cell exactly, and the text shows them to its digits.
+      for (const [j, level] of [lv[1], lv[2]].entries()) {
+        const shown = got.split[i].impacts[j];
+        const what = `${item.key} ${level.unit} factor`;
+        assert.ok(sameNumber(num(shown.value), level.impact_ci?.estimate ?? level.impact), what);
+        assert.ok(sameNumber(num(shown.lo), level.impact_ci?.lo ?? null), `${what} lo`);
+        assert.ok(sameNumber(num(shown.hi), level.impact_ci?.hi ?? null), `${what} hi`);
+        assert.ok(sameNumber(num(shown.p), level.p_value ?? null), `${what} p`);
+        if (level.impact_ci) {
+          const m = shown.text.match(/^(.+?)× \[(.+?)×, (.+?)×\], p\u202f=\u202f(.+)$/);
+          assert.ok(m, `${what}: ${shown.text}`);
+          const near = (text, x) => Math.abs(Number(text.replace(/\s/g, '')) - x) <= 0.006 * x;
+          assert.ok(near(m[1], level.impact_ci.estimate) && near(m[2], level.impact_ci.lo) && near(m[3], level.impact_ci.hi), `${what}: ${shown.text}`);
+          // Two significant digits, or a power of ten for a tiny p.
+          const p = m[4].includes('\u00d7') ? null : Number(m[4]);
+          assert.ok(p == null ? level.p_value < 1e-3 : Math.abs(p - level.p_value) <= 0.051 * level.p_value, `${what}: ${shown.text} vs ${level.p_value}`);
+        }
+      }
       const plan = item.plans.find((p) => p.machine_cost === 10 && p.rel_half_width === 0.01);
       assert.equal(num(got.split[i].plan.machines), plan.machines);
       assert.equal(num(got.split[i].plan.executions), plan.executions_per_machine);
+      const range = plan.executions_per_machine_range;
+      assert.equal(got.split[i].plan.range, range ? `${range[0]},${range[1] ?? ''}` : '');
+      if (range && plan.executions_per_machine != null) assert.ok(got.split[i].plan.text.endsWith(`(${range[0]}\u2013${range[1] ?? '\u221e'})`), got.split[i].plan.text);
     }
   }
 }
@@ -111,6 +132,7 @@ test('a four-machine campaign: the Campaign cell equals analyze --campaign, the 
   const op = expected.suites[0].items.find((i) => i.key === 'op');
   assert.deepEqual(op.machines.map((m) => m.stands_out), [false, false, false, true], 'the generated outlier');
   assert.ok(op.components.levels[2].share > 0.8, 'machines hold most of the variance of op');
+  assert.ok(op.components.levels[2].p_value < 0.025 && op.components.levels[2].impact_ci.lo > 1, 'a machine effect found');
 
   const { page, problems, close } = await openBrowser(server.url);
   try {

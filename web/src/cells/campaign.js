@@ -4,10 +4,11 @@
 // of a machine's execution means with its interval, and whether it stands out
 // from the others), then the variance of one measurement split into what the
 // measurements, the executions and the machines add, the impact factor of the
-// two upper levels, and the cheapest campaign for ±1 %. Formatting only.
+// two upper levels with their intervals and the F test's p-value of "the
+// level adds nothing", and the cheapest campaign for ±1 %. Formatting only.
 
 import { h, numCell, table } from '../ui/dom.js';
-import { fmtPercent, fmtFactor, scaleOf, ciDecimals } from '../ui/units.js';
+import { fmtPercent, fmtFactor, fmtProb, scaleOf, ciDecimals } from '../ui/units.js';
 
 // Rows a table shows before its Show all button (dom.js showMore).
 const FIRST_ROWS = 30;
@@ -31,7 +32,11 @@ function machineCell(v, item) {
   v.stands_out ? h('strong', { class: 'stands-out-mark' }, ' stands out') : null);
 }
 
-/** A factor and, muted, its interval; the point value alone where the level has no interval. */
+/**
+ * A factor, muted its interval, and the F test's p-value of "the level adds
+ * nothing" (stats::levels); the point value alone where the level has no
+ * interval.
+ */
 function impactCell(level) {
   const ci = level?.impact_ci;
   const value = ci?.estimate ?? level?.impact;
@@ -40,10 +45,18 @@ function impactCell(level) {
     td.dataset.testid = 'campaign-impact';
     return td;
   }
-  const text = ci
-    ? [h('span', { class: 'value' }, fmtFactor(ci.estimate)), h('span', { class: 'ci' }, ` [${fmtFactor(ci.lo)}, ${fmtFactor(ci.hi)}]`)]
-    : fmtFactor(value);
-  return h('td', { class: 'num', 'data-testid': 'campaign-impact', dataset: { value: String(value), unit: level.unit } }, text);
+  const p = level.p_value;
+  const text = [
+    h('span', { class: 'value' }, fmtFactor(value)),
+    ci ? h('span', { class: 'ci' }, ` [${fmtFactor(ci.lo)}, ${fmtFactor(ci.hi)}]`) : null,
+    p == null ? null : h('span', { class: 'p muted' }, `, p\u202f=\u202f${fmtProb(p, 2)}`),
+  ];
+  return h('td', {
+    class: 'num',
+    'data-testid': 'campaign-impact',
+    dataset: { value: String(value), lo: String(ci?.lo ?? ''), hi: String(ci?.hi ?? ''), p: String(p ?? ''), unit: level.unit },
+    title: `${fmtPercent(ci?.confidence ?? 0.95)} interval from the F distribution (exact when balanced); p: the F test of \u201cno ${level.unit} effect\u201d (docs/methods.md)`,
+  }, text);
 }
 
 function shareCell(level) {
@@ -56,13 +69,19 @@ function shareCell(level) {
 /** The plan for ±1 % when a machine costs ten executions (the terminal's column). */
 function planCell(item) {
   const p = item.plans.find((q) => q.machine_cost === 10 && q.rel_half_width === 0.01);
+  const range = p?.executions_per_machine_range;
+  const rangeText = range ? ` (${range[0]}\u2013${range[1] ?? '\u221e'})` : '';
   const text = !p || p.machines == null ? '\u2014'
     : p.executions_per_machine == null ? `${p.machines} machines (any split)`
-      : `${p.machines} machines \u00d7 ${p.executions_per_machine}`;
+      : `${p.machines} machines \u00d7 ${p.executions_per_machine}${rangeText}`;
   return h('td', {
     'data-testid': 'campaign-plan',
-    dataset: { machines: String(p?.machines ?? ''), executions: String(p?.executions_per_machine ?? '') },
-    title: 'the fewest machines for a 95 % interval of \u00b11 % of the mean, with the executions per machine that cost least when a machine costs as much as ten executions (docs/methods.md)',
+    dataset: {
+      machines: String(p?.machines ?? ''),
+      executions: String(p?.executions_per_machine ?? ''),
+      range: range ? `${range[0]},${range[1] ?? ''}` : '',
+    },
+    title: 'the fewest machines for a 95 % interval of \u00b11 % of the mean, with the executions per machine that cost least when a machine costs as much as ten executions, and in brackets that optimum over the machine factor\u2019s interval (\u221e: the interval reaches no machine effect; docs/methods.md)',
   }, text);
 }
 
@@ -84,7 +103,7 @@ function suiteBlock(report, suite) {
   const split = table({
     testid: 'campaign-split',
     caption: `${suite.suite}: share of one measurement\u2019s variance each level adds, and impact factors`,
-    columns: ['item', 'within executions', 'between executions', 'between machines', 'impact: executions', 'impact: machines', 'for \u00b11 % (machine = 10 executions)'],
+    columns: ['item', 'within executions', 'between executions', 'between machines', 'impact: executions [CI], p', 'impact: machines [CI], p', 'for \u00b11 % (machine = 10 executions; optimum range)'],
     rows: [],
     lazy: {
       count: items.length, first: FIRST_ROWS,
