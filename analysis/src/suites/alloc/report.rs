@@ -194,31 +194,7 @@ fn impact_est(s: &ExecutionStats) -> Option<Est> {
 pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
     // Configurations are independent: spread over threads, in order.
     let mut configs: Vec<ConfigRow> = d.configs.par_iter().map(|c| config_row(c, o)).collect();
-    // A baseline's replicates, made once for all the strategies against it.
-    let mut unders: HashMap<usize, Option<Replicates>> = HashMap::new();
-    for (i, c) in d.configs.iter().enumerate() {
-        if c.strategy == BASELINE_STRATEGY {
-            continue;
-        }
-        let base = d.configs.iter().position(|b| {
-            b.strategy == BASELINE_STRATEGY
-                && b.workload == c.workload
-                && b.size_factor == c.size_factor
-                && b.allocator == c.allocator
-        });
-        if let Some(b) = base {
-            let under = unders.entry(b).or_insert_with(|| {
-                mean_of_means_replicates(&ok_executions(&d.configs[b]), &o.bootstrap, Side::Under)
-            });
-            configs[i].ratio_to_baseline = match under {
-                Some(under) => {
-                    mean_of_means_replicates(&ok_executions(c), &o.bootstrap, Side::Over)
-                        .and_then(|a| a.ratio_ci(under, &o.bootstrap))
-                }
-                None => None,
-            };
-        }
-    }
+    ratios_to_baseline(d, &mut configs, o);
     let mut strategies: Vec<String> = Vec::new();
     for c in &configs {
         if !strategies.contains(&c.strategy) {
@@ -254,76 +230,16 @@ pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
         })
         .collect();
 
-    let ranking = |metric: &str, thresholds: &[f64], pick: fn(&ExecutionStats) -> Option<Est>| {
-        let mut first = vec![vec![0usize; strategies.len()]; thresholds.len()];
-        let mut counted = 0;
-        for g in &groups {
-            let ests: Vec<(usize, Est)> = g
-                .iter()
-                .enumerate()
-                .filter_map(|(i, c)| Some((i, pick((*c)?.stats.as_ref()?)?)))
-                .collect();
-            if ests.len() < 2 {
-                continue;
-            }
-            counted += 1;
-            let only: Vec<Est> = ests.iter().map(|e| e.1).collect();
-            for (t, &th) in thresholds.iter().enumerate() {
-                for (k, r) in ranks(&only, th).into_iter().enumerate() {
-                    if r == 1 {
-                        first[t][ests[k].0] += 1;
-                    }
-                }
-            }
-        }
-        RankingTable {
-            metric: metric.into(),
-            thresholds: thresholds.to_vec(),
-            strategies: strategies.clone(),
-            first_percent: first
-                .iter()
-                .map(|row| {
-                    row.iter()
-                        .map(|&n| {
-                            if counted > 0 {
-                                100.0 * n as f64 / counted as f64
-                            } else {
-                                0.0
-                            }
-                        })
-                        .collect()
-                })
-                .collect(),
-            groups: counted,
-        }
-    };
-    let mean_ranking = ranking("mean", &MEAN_THRESHOLDS, mean_est);
-    let impact_ranking = ranking("impact_factor", &IMPACT_THRESHOLDS, impact_est);
+    let mean_ranking = ranking("mean", &MEAN_THRESHOLDS, mean_est, &strategies, &groups);
+    let impact_ranking = ranking(
+        "impact_factor",
+        &IMPACT_THRESHOLDS,
+        impact_est,
+        &strategies,
+        &groups,
+    );
 
-    let base = strategies.iter().position(|s| s == BASELINE_STRATEGY);
-    let time_ratios = strategies
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| Some(*i) != base)
-        .map(|(i, s)| {
-            let ratios: Vec<f64> = match base {
-                Some(b) => groups
-                    .iter()
-                    .filter_map(|g| {
-                        let m = mean_est(g[i]?.stats.as_ref()?)?.estimate;
-                        let m0 = mean_est(g[b]?.stats.as_ref()?)?.estimate;
-                        (m0 > 0.0 && m > 0.0).then(|| m / m0)
-                    })
-                    .collect(),
-                None => Vec::new(),
-            };
-            RatioRow {
-                strategy: s.clone(),
-                geometric_mean: geometric_mean(&ratios),
-                groups: ratios.len(),
-            }
-        })
-        .collect();
+    let time_ratios = time_ratios(&strategies, &groups);
 
     let impact_ecdf = strategies
         .iter()
@@ -356,6 +272,117 @@ pub fn alloc_report(d: &AllocData, partial: bool, o: &Options) -> AllocReport {
         time_ratios,
         impact_ecdf,
     }
+}
+
+/// Each configuration's mean against its baseline configuration's (same
+/// workload, size and allocator), into `configs`: a baseline's replicates
+/// are made once for all the strategies against it.
+fn ratios_to_baseline(d: &AllocData, configs: &mut [ConfigRow], o: &Options) {
+    let mut unders: HashMap<usize, Option<Replicates>> = HashMap::new();
+    for (i, c) in d.configs.iter().enumerate() {
+        if c.strategy == BASELINE_STRATEGY {
+            continue;
+        }
+        let base = d.configs.iter().position(|b| {
+            b.strategy == BASELINE_STRATEGY
+                && b.workload == c.workload
+                && b.size_factor == c.size_factor
+                && b.allocator == c.allocator
+        });
+        if let Some(b) = base {
+            let under = unders.entry(b).or_insert_with(|| {
+                mean_of_means_replicates(&ok_executions(&d.configs[b]), &o.bootstrap, Side::Under)
+            });
+            configs[i].ratio_to_baseline = match under {
+                Some(under) => {
+                    mean_of_means_replicates(&ok_executions(c), &o.bootstrap, Side::Over)
+                        .and_then(|a| a.ratio_ci(under, &o.bootstrap))
+                }
+                None => None,
+            };
+        }
+    }
+}
+
+/// How often each strategy ranks first within a group, by `pick`, at each
+/// threshold, over the groups with two or more estimates.
+fn ranking(
+    metric: &str,
+    thresholds: &[f64],
+    pick: fn(&ExecutionStats) -> Option<Est>,
+    strategies: &[String],
+    groups: &[Vec<Option<&ConfigRow>>],
+) -> RankingTable {
+    let mut first = vec![vec![0usize; strategies.len()]; thresholds.len()];
+    let mut counted = 0;
+    for g in groups {
+        let ests: Vec<(usize, Est)> = g
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| Some((i, pick((*c)?.stats.as_ref()?)?)))
+            .collect();
+        if ests.len() < 2 {
+            continue;
+        }
+        counted += 1;
+        let only: Vec<Est> = ests.iter().map(|e| e.1).collect();
+        for (t, &th) in thresholds.iter().enumerate() {
+            for (k, r) in ranks(&only, th).into_iter().enumerate() {
+                if r == 1 {
+                    first[t][ests[k].0] += 1;
+                }
+            }
+        }
+    }
+    RankingTable {
+        metric: metric.into(),
+        thresholds: thresholds.to_vec(),
+        strategies: strategies.to_vec(),
+        first_percent: first
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&n| {
+                        if counted > 0 {
+                            100.0 * n as f64 / counted as f64
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+        groups: counted,
+    }
+}
+
+/// Each strategy's time against the baseline's: the geometric mean of the
+/// ratios of means over the groups holding both.
+fn time_ratios(strategies: &[String], groups: &[Vec<Option<&ConfigRow>>]) -> Vec<RatioRow> {
+    let base = strategies.iter().position(|s| s == BASELINE_STRATEGY);
+    strategies
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != base)
+        .map(|(i, s)| {
+            let ratios: Vec<f64> = match base {
+                Some(b) => groups
+                    .iter()
+                    .filter_map(|g| {
+                        let m = mean_est(g[i]?.stats.as_ref()?)?.estimate;
+                        let m0 = mean_est(g[b]?.stats.as_ref()?)?.estimate;
+                        (m0 > 0.0 && m > 0.0).then(|| m / m0)
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            RatioRow {
+                strategy: s.clone(),
+                geometric_mean: geometric_mean(&ratios),
+                groups: ratios.len(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ use std::collections::BTreeMap;
 use super::{BottleneckCase, BottleneckData};
 use crate::format::NamedSize;
 use crate::options::Options;
-use crate::stats::bootstrap::{index, interval_from, median, median_ci, rng, BootstrapCi};
+use crate::stats::bootstrap::{
+    index, interval_from, median, median_ci, rng, BootstrapCi, BootstrapOptions,
+};
 use crate::suites::ops::OpMeasurement;
 use serde::Serialize;
 
@@ -266,33 +268,7 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
         ("counter_ticks", Some(hz)) if hz > 0.0 => 1e9 / hz,
         _ => 1.0,
     };
-    // Cost samples (ns) and their estimates.
-    let samples: Vec<Vec<f64>> = d
-        .costs
-        .iter()
-        .map(|m| {
-            if m.available {
-                per_op(m, &d.unit, d.copies)
-                    .into_iter()
-                    .map(|v| v * ns_per_unit)
-                    .collect()
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
-    let costs: Vec<CostRow> = d
-        .costs
-        .iter()
-        .zip(&samples)
-        .map(|(m, s)| CostRow {
-            name: m.name.clone(),
-            form: m.form.clone(),
-            instruction: m.instruction.clone(),
-            available: m.available,
-            ns: median_ci(s, &o.bootstrap),
-        })
-        .collect();
+    let (samples, costs) = cost_rows(d, ns_per_unit, o);
     let table: CostTable = costs
         .iter()
         .filter_map(|c| {
@@ -300,86 +276,17 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
                 .map(|ci| ((c.name.clone(), c.form.clone()), ci.estimate))
         })
         .collect();
-    // Cost replicates shared by every region (replicate r uses the same
-    // resampled costs everywhere), so the regions' CIs stay coherent.
     let b = &o.bootstrap;
-    let mut r = rng(b.seed);
-    let replicates: Vec<CostTable> = (0..b.resamples)
-        .map(|_| {
-            costs
-                .iter()
-                .zip(&samples)
-                .filter(|(_, s)| !s.is_empty())
-                .map(|(c, s)| {
-                    let buf: Vec<f64> = (0..s.len()).map(|_| s[index(&mut r, s.len())]).collect();
-                    ((c.name.clone(), c.form.clone()), median(&buf))
-                })
-                .collect()
-        })
-        .collect();
+    let replicates = cost_replicates(&costs, &samples, b);
 
     let mut rows: Vec<CaseRow> = Vec::with_capacity(d.cases.len());
     let mut total_mem_ops: u64 = 0;
     let mut covered_mem_ops: u64 = 0;
     for c in &d.cases {
-        let times: Vec<f64> = c.times.iter().map(|t| t * ns_per_unit).collect();
-        let measured = median_ci(&times, b);
-        let mem_ops = c.counts.get("load_u64").copied().unwrap_or(0)
-            + c.counts.get("store_u64").copied().unwrap_or(0);
-        total_mem_ops += mem_ops;
-        let mut row = CaseRow {
-            kernel: c.kernel.clone(),
-            working_set_bytes: c.working_set_bytes,
-            shape: c.shape.clone(),
-            passes: c.passes,
-            level: level_of(c.working_set_bytes, &d.cache_bytes),
-            timable: c.timable,
-            untimable_reason: c.untimable_reason.clone(),
-            repetitions: c.times.len(),
-            measured_ns: measured.clone(),
-            predicted_ns: None,
-            bound: None,
-            bounds_ns: BTreeMap::new(),
-            serial_ns: None,
-            overhead: None,
-            memory_ns: None,
-            memory_ops: mem_ops,
-            missing_costs: Vec::new(),
-        };
-        match predict(c, &table) {
-            Err(m) => row.missing_costs = m,
-            Ok(Prediction {
-                predicted: p,
-                bound,
-                bounds,
-                serial,
-            }) => {
-                row.predicted_ns = Some(p);
-                row.bound = Some(bound);
-                row.bounds_ns = bounds;
-                row.serial_ns = Some(serial);
-                if let Some(m) = &measured {
-                    if p > 0.0 {
-                        row.memory_ns = Some(m.estimate - p);
-                        let est = overhead(m.estimate, p);
-                        let mut reps = Vec::with_capacity(replicates.len());
-                        let mut buf = vec![0.0; times.len()];
-                        let mut rr = rng(b.seed ^ 0x6f76_6572);
-                        for rep in &replicates {
-                            for x in buf.iter_mut() {
-                                *x = times[index(&mut rr, times.len())];
-                            }
-                            if let Ok(pp) = predict(c, rep) {
-                                reps.push(overhead(median(&buf), pp.predicted));
-                            }
-                        }
-                        row.overhead = interval_from(est, reps, b);
-                    }
-                }
-                if c.timable && row.overhead.is_some() {
-                    covered_mem_ops += mem_ops;
-                }
-            }
+        let row = case_row(c, &d.cache_bytes, &table, &replicates, ns_per_unit, b);
+        total_mem_ops += row.memory_ops;
+        if c.timable && row.overhead.is_some() {
+            covered_mem_ops += row.memory_ops;
         }
         rows.push(row);
     }
@@ -459,6 +366,129 @@ pub fn bottleneck_report(d: &BottleneckData, o: &Options) -> BottleneckReport {
         by_overhead,
         explained,
     }
+}
+
+/// The cost sequences' samples per operation (ns), and each one's median
+/// with its CI.
+fn cost_rows(d: &BottleneckData, ns_per_unit: f64, o: &Options) -> (Vec<Vec<f64>>, Vec<CostRow>) {
+    let samples: Vec<Vec<f64>> = d
+        .costs
+        .iter()
+        .map(|m| {
+            if m.available {
+                per_op(m, &d.unit, d.copies)
+                    .into_iter()
+                    .map(|v| v * ns_per_unit)
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let costs: Vec<CostRow> = d
+        .costs
+        .iter()
+        .zip(&samples)
+        .map(|(m, s)| CostRow {
+            name: m.name.clone(),
+            form: m.form.clone(),
+            instruction: m.instruction.clone(),
+            available: m.available,
+            ns: median_ci(s, &o.bootstrap),
+        })
+        .collect();
+    (samples, costs)
+}
+
+/// Cost replicates shared by every region (replicate r uses the same
+/// resampled costs everywhere), so the regions' CIs stay coherent.
+fn cost_replicates(
+    costs: &[CostRow],
+    samples: &[Vec<f64>],
+    b: &BootstrapOptions,
+) -> Vec<CostTable> {
+    let mut r = rng(b.seed);
+    (0..b.resamples)
+        .map(|_| {
+            costs
+                .iter()
+                .zip(samples)
+                .filter(|(_, s)| !s.is_empty())
+                .map(|(c, s)| {
+                    let buf: Vec<f64> = (0..s.len()).map(|_| s[index(&mut r, s.len())]).collect();
+                    ((c.name.clone(), c.form.clone()), median(&buf))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A region's row: its measured time, its prediction from the costs
+/// (`table`) and, when both exist, its overhead with a CI over `replicates`.
+fn case_row(
+    c: &BottleneckCase,
+    caches: &[NamedSize],
+    table: &CostTable,
+    replicates: &[CostTable],
+    ns_per_unit: f64,
+    b: &BootstrapOptions,
+) -> CaseRow {
+    let times: Vec<f64> = c.times.iter().map(|t| t * ns_per_unit).collect();
+    let measured = median_ci(&times, b);
+    let mem_ops = c.counts.get("load_u64").copied().unwrap_or(0)
+        + c.counts.get("store_u64").copied().unwrap_or(0);
+    let mut row = CaseRow {
+        kernel: c.kernel.clone(),
+        working_set_bytes: c.working_set_bytes,
+        shape: c.shape.clone(),
+        passes: c.passes,
+        level: level_of(c.working_set_bytes, caches),
+        timable: c.timable,
+        untimable_reason: c.untimable_reason.clone(),
+        repetitions: c.times.len(),
+        measured_ns: measured.clone(),
+        predicted_ns: None,
+        bound: None,
+        bounds_ns: BTreeMap::new(),
+        serial_ns: None,
+        overhead: None,
+        memory_ns: None,
+        memory_ops: mem_ops,
+        missing_costs: Vec::new(),
+    };
+    match predict(c, table) {
+        Err(m) => row.missing_costs = m,
+        Ok(Prediction {
+            predicted: p,
+            bound,
+            bounds,
+            serial,
+        }) => {
+            row.predicted_ns = Some(p);
+            row.bound = Some(bound);
+            row.bounds_ns = bounds;
+            row.serial_ns = Some(serial);
+            if let Some(m) = &measured {
+                if p > 0.0 {
+                    row.memory_ns = Some(m.estimate - p);
+                    let est = overhead(m.estimate, p);
+                    let mut reps = Vec::with_capacity(replicates.len());
+                    let mut buf = vec![0.0; times.len()];
+                    let mut rr = rng(b.seed ^ 0x6f76_6572);
+                    for rep in replicates {
+                        for x in buf.iter_mut() {
+                            *x = times[index(&mut rr, times.len())];
+                        }
+                        if let Ok(pp) = predict(c, rep) {
+                            reps.push(overhead(median(&buf), pp.predicted));
+                        }
+                    }
+                    row.overhead = interval_from(est, reps, b);
+                }
+            }
+        }
+    }
+    row
 }
 
 #[cfg(test)]

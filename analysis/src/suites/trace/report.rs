@@ -190,6 +190,9 @@ fn zscore(x: &[f64]) -> Option<Vec<f64>> {
     (sd > 0.0 && sd.is_finite()).then(|| x.iter().map(|v| (v - m) / sd).collect())
 }
 
+/// A workload's perturbation analysis: the metrics compared, each run's
+/// correlations and alignment to the reference, the baseline's spread, and
+/// each level against it.
 fn workload(
     d: &TraceData,
     w: &TraceWorkload,
@@ -197,48 +200,7 @@ fn workload(
     boot: &BootstrapOptions,
 ) -> WorkloadPerturbation {
     let mut notes = Vec::new();
-    // Metrics present in every run; baseline runs carry no instrumentation
-    // counters, so those drop out here.
-    let common: Vec<String> = match w.runs.first() {
-        None => Vec::new(),
-        Some(first) => first
-            .columns
-            .iter()
-            .filter(|c| w.runs.iter().all(|r| r.columns.contains(c)))
-            .cloned()
-            .collect(),
-    };
-    let hardware: Vec<String> = common
-        .iter()
-        .filter(|c| class_of(d, c) == "hardware")
-        .cloned()
-        .collect();
-    let (class, metrics, class_note) = if hardware.len() >= 2 {
-        ("hardware", hardware, None)
-    } else {
-        let software: Vec<String> = common
-            .iter()
-            .filter(|c| class_of(d, c) == "software")
-            .cloned()
-            .collect();
-        let why = if d.unavailable.is_empty() {
-            "this trace has no hardware metric in every run".to_string()
-        } else {
-            format!(
-                "hardware metrics were unavailable here ({})",
-                d.unavailable
-                    .iter()
-                    .map(|u| u.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
-        let note = format!(
-            "{why}, so the perturbation analysis uses the {} software metrics (perf software events, rusage, TSC) instead of hardware counters as the seed does",
-            software.len()
-        );
-        ("software", software, Some(note))
-    };
+    let (class, metrics, class_note) = metrics_compared(d, w);
     let k = metrics.len();
     let mut pairs = Vec::new();
     for a in 0..k {
@@ -278,63 +240,169 @@ fn workload(
     let mut examples = Vec::new();
     for &i in &order {
         let r = &w.runs[i];
-        let matrix = spearman_matrix(&series[i]);
-        let inner = pairs.iter().map(|p| matrix[p.a][p.b]).collect();
-        let undefined = metrics
-            .iter()
-            .zip(&series[i])
-            .filter(|(_, s)| s.len() >= 2 && s.iter().all(|v| *v == s[0]))
-            .map(|(m, _)| format!("{m}: constant in this run"))
-            .chain((r.records.len() < 2).then(|| "fewer than two records".to_string()))
-            .collect();
-        let mut run = RunPerturbation {
-            level: r.level,
-            repetition: r.repetition,
-            records: r.records.len(),
-            wall_ns: r.wall_ns,
-            instrumentation_count: r.instrumentation_count,
-            matrix,
-            inner,
-            undefined,
-            outer: None,
-            dtw_distance: None,
-            dtw_normalized_distance: None,
-            alignment_error: None,
-        };
-        if let Some(refi) = reference.filter(|&x| x != i && k > 0) {
-            match align(&series[refi], &series[i], dtw) {
-                Ok((a, outer)) => {
-                    run.outer = Some(outer);
-                    run.dtw_distance = Some(a.distance);
-                    run.dtw_normalized_distance = a.normalized_distance;
-                    if r.level > 0 && !examples.iter().any(|e: &AlignedExample| e.level == r.level)
-                    {
-                        examples.push(AlignedExample {
-                            level: r.level,
-                            repetition: r.repetition,
-                            series: series[i].clone(),
-                            index1: a.index1,
-                            index2: a.index2,
-                        });
-                    }
-                }
-                Err(e) => run.alignment_error = Some(e),
-            }
-        }
+        let aligned = reference
+            .filter(|&x| x != i && k > 0)
+            .map(|refi| &series[refi]);
+        // The first run aligned at each instrumented level is its example.
+        let example = r.level > 0 && !examples.iter().any(|e: &AlignedExample| e.level == r.level);
+        let (run, example) =
+            run_perturbation(r, &series[i], &metrics, &pairs, aligned, example, dtw);
+        examples.extend(example);
         runs.push(run);
     }
 
-    // Baseline spread.
+    let baseline = baseline_spread(&runs, pairs.len(), k);
+    if baseline.runs < 2 && reference.is_some() {
+        notes.push(format!(
+            "{} baseline run: the spread between baseline runs needs at least two, so no change is flagged",
+            baseline.runs
+        ));
+    }
+    let levels = level_perturbations(w, &runs, &baseline, pairs.len(), k, boot);
+
+    WorkloadPerturbation {
+        name: w.name.clone(),
+        description: w.description.clone(),
+        interval_ns: w.interval_ns,
+        class: class.to_string(),
+        class_note,
+        metrics,
+        pairs,
+        reference: reference.map(|i| RunKey {
+            level: w.runs[i].level,
+            repetition: w.runs[i].repetition,
+        }),
+        baseline,
+        levels,
+        reference_series: reference.map(|i| series[i].clone()).unwrap_or_default(),
+        examples,
+        runs,
+        notes,
+    }
+}
+
+/// The metrics a workload's runs are compared on: those present in every
+/// run, hardware ones when there are two or more, else software ones with
+/// a note saying why (class, metrics, note).
+fn metrics_compared(
+    d: &TraceData,
+    w: &TraceWorkload,
+) -> (&'static str, Vec<String>, Option<String>) {
+    // Metrics present in every run; baseline runs carry no instrumentation
+    // counters, so those drop out here.
+    let common: Vec<String> = match w.runs.first() {
+        None => Vec::new(),
+        Some(first) => first
+            .columns
+            .iter()
+            .filter(|c| w.runs.iter().all(|r| r.columns.contains(c)))
+            .cloned()
+            .collect(),
+    };
+    let hardware: Vec<String> = common
+        .iter()
+        .filter(|c| class_of(d, c) == "hardware")
+        .cloned()
+        .collect();
+    if hardware.len() >= 2 {
+        ("hardware", hardware, None)
+    } else {
+        let software: Vec<String> = common
+            .iter()
+            .filter(|c| class_of(d, c) == "software")
+            .cloned()
+            .collect();
+        let why = if d.unavailable.is_empty() {
+            "this trace has no hardware metric in every run".to_string()
+        } else {
+            format!(
+                "hardware metrics were unavailable here ({})",
+                d.unavailable
+                    .iter()
+                    .map(|u| u.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let note = format!(
+            "{why}, so the perturbation analysis uses the {} software metrics (perf software events, rusage, TSC) instead of hardware counters as the seed does",
+            software.len()
+        );
+        ("software", software, Some(note))
+    }
+}
+
+/// One run's correlations, and its alignment to the reference's series
+/// when given (`reference`), with the alignment as an example when one is
+/// wanted.
+fn run_perturbation(
+    r: &TraceRun,
+    series: &[Vec<f64>],
+    metrics: &[String],
+    pairs: &[MetricPair],
+    reference: Option<&Vec<Vec<f64>>>,
+    want_example: bool,
+    dtw: DtwOptions,
+) -> (RunPerturbation, Option<AlignedExample>) {
+    let matrix = spearman_matrix(series);
+    let inner = pairs.iter().map(|p| matrix[p.a][p.b]).collect();
+    let undefined = metrics
+        .iter()
+        .zip(series)
+        .filter(|(_, s)| s.len() >= 2 && s.iter().all(|v| *v == s[0]))
+        .map(|(m, _)| format!("{m}: constant in this run"))
+        .chain((r.records.len() < 2).then(|| "fewer than two records".to_string()))
+        .collect();
+    let mut run = RunPerturbation {
+        level: r.level,
+        repetition: r.repetition,
+        records: r.records.len(),
+        wall_ns: r.wall_ns,
+        instrumentation_count: r.instrumentation_count,
+        matrix,
+        inner,
+        undefined,
+        outer: None,
+        dtw_distance: None,
+        dtw_normalized_distance: None,
+        alignment_error: None,
+    };
+    let mut example = None;
+    if let Some(reference) = reference {
+        match align(reference, series, dtw) {
+            Ok((a, outer)) => {
+                run.outer = Some(outer);
+                run.dtw_distance = Some(a.distance);
+                run.dtw_normalized_distance = a.normalized_distance;
+                if want_example {
+                    example = Some(AlignedExample {
+                        level: r.level,
+                        repetition: r.repetition,
+                        series: series.to_vec(),
+                        index1: a.index1,
+                        index2: a.index2,
+                    });
+                }
+            }
+            Err(e) => run.alignment_error = Some(e),
+        }
+    }
+    (run, example)
+}
+
+/// The spread between baseline (level 0) runs, of `pairs` inner and `k`
+/// outer correlations.
+fn baseline_spread(runs: &[RunPerturbation], pairs: usize, k: usize) -> BaselineSpread {
     let base: Vec<&RunPerturbation> = runs.iter().filter(|r| r.level == 0).collect();
     let base_vals = |p: usize| -> Vec<f64> { base.iter().filter_map(|r| r.inner[p]).collect() };
-    let inner_mean: Vec<Option<f64>> = (0..pairs.len())
+    let inner_mean: Vec<Option<f64>> = (0..pairs)
         .map(|p| {
             Some(base_vals(p))
                 .filter(|v| !v.is_empty())
                 .map(|v| mean(&v))
         })
         .collect();
-    let inner_spread: Vec<Option<f64>> = (0..pairs.len())
+    let inner_spread: Vec<Option<f64>> = (0..pairs)
         .map(|p| {
             let v = base_vals(p);
             (v.len() >= 2).then(|| range(&v))
@@ -358,14 +426,26 @@ fn workload(
             (!v.is_empty()).then(|| v.iter().map(|c| 1.0 - c).fold(0.0, f64::max))
         })
         .collect();
-    if base.len() < 2 && reference.is_some() {
-        notes.push(format!(
-            "{} baseline run: the spread between baseline runs needs at least two, so no change is flagged",
-            base.len()
-        ));
+    BaselineSpread {
+        runs: base.len(),
+        inner_mean,
+        inner_spread,
+        outer_mean,
+        outer_spread,
     }
+}
 
-    // Levels.
+/// Each level (those described and those run, in order) against the
+/// baseline: its overhead with a CI, and which of its `pairs` inner and
+/// `k` outer correlations changed by more than the baseline's spread.
+fn level_perturbations(
+    w: &TraceWorkload,
+    runs: &[RunPerturbation],
+    baseline: &BaselineSpread,
+    pairs: usize,
+    k: usize,
+    boot: &BootstrapOptions,
+) -> Vec<LevelPerturbation> {
     let wall = |level: u32| -> Vec<Vec<f64>> {
         w.runs
             .iter()
@@ -381,7 +461,7 @@ fn workload(
         }
     }
     level_ids.sort_unstable();
-    let levels = level_ids
+    level_ids
         .iter()
         .map(|&level| {
             let info = w.levels.iter().find(|l| l.level == level);
@@ -399,12 +479,12 @@ fn workload(
                 None
             };
             let counts: Vec<f64> = at.iter().map(|r| r.instrumentation_count as f64).collect();
-            let inner: Vec<Change> = (0..pairs.len())
+            let inner: Vec<Change> = (0..pairs)
                 .map(|p| {
                     let v: Vec<f64> = at.iter().filter_map(|r| r.inner[p]).collect();
                     let c = (!v.is_empty()).then(|| mean(&v));
-                    let change = c.zip(inner_mean[p]).map(|(c, b)| c - b);
-                    let spread = inner_spread[p];
+                    let change = c.zip(baseline.inner_mean[p]).map(|(c, b)| c - b);
+                    let spread = baseline.inner_spread[p];
                     Change {
                         correlation: c,
                         change,
@@ -421,13 +501,13 @@ fn workload(
                         .filter_map(|r| r.outer.as_ref().and_then(|o| o[m]))
                         .collect();
                     let c = (!v.is_empty()).then(|| mean(&v));
-                    let spread = outer_spread[m];
+                    let spread = baseline.outer_spread[m];
                     Change {
                         correlation: c,
                         change: c.map(|c| c - 1.0),
                         spread,
                         flagged: level > 0
-                            && base.len() >= 2
+                            && baseline.runs >= 2
                             && matches!((c, spread), (Some(c), Some(s)) if 1.0 - c > s),
                     }
                 })
@@ -447,33 +527,7 @@ fn workload(
                 outer,
             }
         })
-        .collect();
-
-    WorkloadPerturbation {
-        name: w.name.clone(),
-        description: w.description.clone(),
-        interval_ns: w.interval_ns,
-        class: class.to_string(),
-        class_note,
-        metrics,
-        pairs,
-        reference: reference.map(|i| RunKey {
-            level: w.runs[i].level,
-            repetition: w.runs[i].repetition,
-        }),
-        baseline: BaselineSpread {
-            runs: base.len(),
-            inner_mean,
-            inner_spread,
-            outer_mean,
-            outer_spread,
-        },
-        levels,
-        reference_series: reference.map(|i| series[i].clone()).unwrap_or_default(),
-        examples,
-        runs,
-        notes,
-    }
+        .collect()
 }
 
 fn range(v: &[f64]) -> f64 {
