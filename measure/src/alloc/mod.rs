@@ -294,45 +294,9 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         }
     };
     let colours = cache.as_ref().and_then(|c| colours_of(c, page));
-    let mut colouring_unavailable: Option<String> = match colours {
-        None => Some("L2 geometry (sets and line size, or ways) unknown: no colour count".to_string()),
-        Some(c) if c < 2 => Some(format!(
-            "L2 way size is not larger than the page size ({page} B): every page has the same colour"
-        )),
-        Some(_) => None,
-    };
-    if colouring_unavailable.is_none() {
-        if let Err(why) = mem::frames_visible() {
-            colouring_unavailable = Some(why);
-        }
-    }
-    match &colouring_unavailable {
-        Some(why) => fallbacks.push(format!("page_colouring and bin_hopping not run: {why}")),
-        None => {
-            if host.hypervisor.is_some() {
-                fallbacks.push("running under a hypervisor: frame numbers are guest-physical; their colours match the hardware cache only where the host backs guest memory with huge pages (the colour bits lie within 2 MiB)".to_string());
-            }
-        }
-    }
-    let thp_unavailable = match host.thp.as_deref() {
-        Some("never") => Some("transparent huge pages are disabled (mode never)".to_string()),
-        Some(_) => None,
-        None => Some("transparent huge pages mode unknown (no sysfs entry)".to_string()),
-    };
-    if let Some(why) = &thp_unavailable {
-        fallbacks.push(format!("thp_madvise not run: {why}"));
-    }
-    if host.thp.as_deref() == Some("always") {
-        fallbacks.push(
-            "THP mode is always: default_4k arrays may get huge pages too (huge_page_bytes says)"
-                .to_string(),
-        );
-    }
-    let allocator_unavailable = |a: &str| {
-        child::allocator(a)
-            .is_none()
-            .then(|| format!("{a} is not compiled into this build (cargo feature `{a}` off)"))
-    };
+    let colouring_unavailable =
+        colouring_unavailable(colours, page, host.hypervisor.is_some(), &mut fallbacks);
+    let thp_unavailable = thp_unavailable(host.thp.as_deref(), &mut fallbacks);
     for a in ALLOCATORS {
         if let Some(why) = allocator_unavailable(a) {
             fallbacks.push(format!("allocator {why}"));
@@ -348,9 +312,239 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let warmup: u32 = if ctx.quick { 2 } else { 5 };
     let executions = ctx.executions;
 
+    let (mut configs, shapes) = configurations(
+        &workloads,
+        cache_bytes,
+        &colouring_unavailable,
+        &thp_unavailable,
+    )?;
+    if let Some(limit) = std::env::var(LIMIT_VAR)
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        fallbacks.push(format!(
+            "only the first {limit} configurations ({LIMIT_VAR}, a testing aid)"
+        ));
+        configs.truncate(limit);
+    }
+
+    let seed = schedule_seed();
+    let mut rng = Rng(seed);
+    let schedule = schedule(&configs, executions, &mut rng);
+    let failures = std::env::var(FAIL_VAR)
+        .map(|v| parse_failures(&v))
+        .unwrap_or_default();
+    if !failures.is_empty() {
+        fallbacks.push(format!("failures injected on purpose at schedule positions {failures:?} ({FAIL_VAR}, a testing aid)"));
+    }
+
+    let config_json = config_json(
+        ctx,
+        executions,
+        measurements,
+        warmup,
+        &workloads,
+        cache_bytes,
+        shapes,
+        pinned_cpu,
+        page,
+    );
+
+    let total = schedule.len() as u64;
+    let bar = ctx.progress.bar("alloc executions", total);
+    let data_of = |configs: &Vec<AllocConfig>| AllocData {
+        executions_per_config: executions,
+        measurements_per_execution: measurements,
+        colours,
+        colour_cache: cache.clone(),
+        schedule_seed: seed,
+        configs: configs.clone(),
+    };
+    let output = |configs: &Vec<AllocConfig>, fallbacks: &Vec<String>, summary: Vec<String>| {
+        serde_json::to_value(data_of(configs))
+            .map(|data| SuiteOutput {
+                config: config_json.clone(),
+                fallbacks: fallbacks.clone(),
+                data,
+                summary,
+            })
+            .map_err(|e| SuiteFailure {
+                message: format!("cannot serialize alloc data: {e}"),
+                partial: None,
+            })
+    };
+    (ctx.checkpoint)(&output(&configs, &fallbacks, Vec::new())?);
+
+    let mut interrupted = None;
+    let mut failed = 0u64;
+    let mut smaps_noted = false;
+    for (order, &ci) in schedule.iter().enumerate() {
+        if let Some(sig) = signals::stop_requested() {
+            interrupted = Some(sig);
+            break;
+        }
+        let c = &configs[ci];
+        let padding = rng.below(MAX_ENV_PADDING + 1);
+        let inject_failure = failures
+            .iter()
+            .find(|(o, _)| *o as usize == order)
+            .map(|(_, k)| k.clone());
+        let cfg = child_config(
+            c,
+            cache_bytes,
+            warmup,
+            measurements,
+            colours,
+            inject_failure,
+        );
+        bar.set_message(format!(
+            "{} {}× {} {}",
+            c.workload, c.size_factor, c.strategy, c.allocator
+        ));
+        let timeout = execution_timeout(
+            ctx.execution_timeout,
+            warmup,
+            measurements,
+            cfg.working_set_bytes,
+        );
+        let result = run_child(&cfg, padding as usize, timeout);
+        match &result {
+            Ok(r) if r.huge_page_source.as_deref() == Some("smaps") && !smaps_noted => {
+                smaps_noted = true;
+                fallbacks.push("huge_page_bytes from /proc/self/smaps (AnonHugePages of the mappings holding the arrays, which may include neighbours): /proc/kpageflags was not readable".to_string());
+            }
+            Err(_) => failed += 1,
+            _ => {}
+        }
+        let exec = execution(order, padding, result);
+        configs[ci].executions.push(exec);
+        bar.inc(1);
+        // After every execution: a kill loses at most the one in flight.
+        (ctx.checkpoint)(&output(&configs, &fallbacks, Vec::new())?);
+    }
+    bar.finish_with_message(format!("{failed} failed"));
+
+    let summary = summarize(&configs, failed, wall.elapsed());
+    let out = output(&configs, &fallbacks, summary)?;
+    out.finish(interrupted)
+}
+
+/// The suite's config: what was run and how, for the file.
+#[allow(clippy::too_many_arguments)]
+fn config_json(
+    ctx: &Ctx,
+    executions: u32,
+    measurements: u32,
+    warmup: u32,
+    workloads: &[&str],
+    cache_bytes: u64,
+    shapes: Vec<serde_json::Value>,
+    pinned_cpu: Option<usize>,
+    page: u64,
+) -> serde_json::Value {
+    json!({
+        "quick": ctx.quick,
+        "executions_per_config": executions,
+        "measurements_per_execution": measurements,
+        "warmup_measurements": warmup,
+        "workloads": workloads,
+        "size_factors": SIZE_FACTORS,
+        "size_cache": "L2",
+        "size_cache_bytes": cache_bytes,
+        "strategies": STRATEGIES,
+        "allocators": ALLOCATORS,
+        "combination": "every strategy × every allocator: the arrays are allocated through the allocator (one 64-byte-aligned allocation per array, fixed order); the strategy places the whole pages inside them (default_4k: as the allocator got them; thp_madvise: madvise(MADV_HUGEPAGE) on them before first use; page_colouring / bin_hopping: pool pages of the wanted colour moved over them with mremap(MREMAP_FIXED)). Partial pages at the ends of an array are left alone.",
+        "page_colouring": "wanted colour = virtual page number mod colours; colour = PFN mod colours",
+        "bin_hopping": "the k-th whole page (allocation order over all arrays) wants colour k mod colours",
+        "colour_histogram": "page_colouring / bin_hopping: achieved colours after placement, with misses; other strategies: the kernel's own colours of the arrays' pages after the run (no misses); empty where frames are hidden",
+        "huge_page_bytes": "bytes of the arrays' whole pages in transparent huge pages, read after the run from /proc/kpageflags (KPF_THP) when readable, else smaps (see fallbacks)",
+        "colour_pool": "3 pages per placed page + 64 per colour, MADV_NOHUGEPAGE, touched, frames from /proc/self/pagemap; achieved colours re-read after placement",
+        "shapes": shapes,
+        "measurement": "wall time of one measurement (reps_per_measurement kernels) by std::time::Instant, ns",
+        "env_padding": format!("{PADDING_VAR} = 'x' × uniform 0..={MAX_ENV_PADDING} bytes per execution"),
+        "schedule": "all (configuration, execution) pairs shuffled (Fisher–Yates, splitmix64 seeded by schedule_seed)",
+        "child": "tickbook __alloc-child --config <json> (run as /proc/self/exe: the same binary), own process group, stdout one JSON line",
+        "execution_timeout": match ctx.execution_timeout {
+            Some(t) => format!("{} (--execution-timeout); a child still running then is killed with its process group (SIGKILL) and its execution recorded as failed", secs(t)),
+            None => "10 s + 1 s per measurement (warm-up included) per MiB of working set (at least 1); a child still running then is killed with its process group (SIGKILL) and its execution recorded as failed".to_string(),
+        },
+        "execution_timeout_s": ctx.execution_timeout.map(|t| t.as_secs_f64()),
+        "pinned_cpu": pinned_cpu,
+        "page_bytes": page,
+    })
+}
+
+/// Why page colouring and bin hopping cannot run here (noted in
+/// `fallbacks`), if they cannot: no colour count, one colour, or frames
+/// hidden; under a hypervisor they run with a note.
+fn colouring_unavailable(
+    colours: Option<u32>,
+    page: u64,
+    hypervisor: bool,
+    fallbacks: &mut Vec<String>,
+) -> Option<String> {
+    let mut colouring_unavailable: Option<String> = match colours {
+        None => Some("L2 geometry (sets and line size, or ways) unknown: no colour count".to_string()),
+        Some(c) if c < 2 => Some(format!(
+            "L2 way size is not larger than the page size ({page} B): every page has the same colour"
+        )),
+        Some(_) => None,
+    };
+    if colouring_unavailable.is_none() {
+        if let Err(why) = mem::frames_visible() {
+            colouring_unavailable = Some(why);
+        }
+    }
+    match &colouring_unavailable {
+        Some(why) => fallbacks.push(format!("page_colouring and bin_hopping not run: {why}")),
+        None => {
+            if hypervisor {
+                fallbacks.push("running under a hypervisor: frame numbers are guest-physical; their colours match the hardware cache only where the host backs guest memory with huge pages (the colour bits lie within 2 MiB)".to_string());
+            }
+        }
+    }
+    colouring_unavailable
+}
+
+/// Why `thp_madvise` cannot run here (noted in `fallbacks`), if it cannot;
+/// THP mode `always` is noted too.
+fn thp_unavailable(thp: Option<&str>, fallbacks: &mut Vec<String>) -> Option<String> {
+    let thp_unavailable = match thp {
+        Some("never") => Some("transparent huge pages are disabled (mode never)".to_string()),
+        Some(_) => None,
+        None => Some("transparent huge pages mode unknown (no sysfs entry)".to_string()),
+    };
+    if let Some(why) = &thp_unavailable {
+        fallbacks.push(format!("thp_madvise not run: {why}"));
+    }
+    if thp == Some("always") {
+        fallbacks.push(
+            "THP mode is always: default_4k arrays may get huge pages too (huge_page_bytes says)"
+                .to_string(),
+        );
+    }
+    thp_unavailable
+}
+
+/// Why allocator `a` cannot run, if it is not compiled in.
+fn allocator_unavailable(a: &str) -> Option<String> {
+    child::allocator(a)
+        .is_none()
+        .then(|| format!("{a} is not compiled into this build (cargo feature `{a}` off)"))
+}
+
+/// Every configuration (workload × size × strategy × allocator, in that
+/// order), each marked with why it cannot run if it cannot, and each
+/// workload's shape per size for the config.
+fn configurations(
+    workloads: &[&str],
+    cache_bytes: u64,
+    colouring_unavailable: &Option<String>,
+    thp_unavailable: &Option<String>,
+) -> Result<(Vec<AllocConfig>, Vec<serde_json::Value>), SuiteFailure> {
     let mut configs: Vec<AllocConfig> = Vec::new();
     let mut shapes = Vec::new();
-    for &w in &workloads {
+    for &w in workloads {
         for &f in &SIZE_FACTORS {
             let nominal = (cache_bytes as f64 * f) as usize;
             let shape = workloads::shape(w, nominal).map_err(|e| SuiteFailure {
@@ -389,17 +583,12 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             }));
         }
     }
-    if let Some(limit) = std::env::var(LIMIT_VAR)
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
-        fallbacks.push(format!(
-            "only the first {limit} configurations ({LIMIT_VAR}, a testing aid)"
-        ));
-        configs.truncate(limit);
-    }
+    Ok((configs, shapes))
+}
 
-    let seed = std::env::var(SEED_VAR)
+/// The schedule's seed: [`SEED_VAR`]'s, else from the time and the pid.
+fn schedule_seed() -> u64 {
+    std::env::var(SEED_VAR)
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
         .unwrap_or_else(|| {
@@ -409,8 +598,12 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
                 .unwrap_or(0);
             // Below 2^53 so that JavaScript readers carry it exactly.
             (t ^ u64::from(std::process::id()).rotate_left(32)) & ((1 << 53) - 1)
-        });
-    let mut rng = Rng(seed);
+        })
+}
+
+/// Every (available configuration, execution) pair, as configuration
+/// indices in a random order.
+fn schedule(configs: &[AllocConfig], executions: u32, rng: &mut Rng) -> Vec<usize> {
     let mut schedule: Vec<usize> = Vec::new();
     for (i, c) in configs.iter().enumerate() {
         if c.available {
@@ -422,144 +615,55 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         let j = rng.below(i as u64 + 1) as usize;
         schedule.swap(i, j);
     }
-    let failures = std::env::var(FAIL_VAR)
-        .map(|v| parse_failures(&v))
-        .unwrap_or_default();
-    if !failures.is_empty() {
-        fallbacks.push(format!("failures injected on purpose at schedule positions {failures:?} ({FAIL_VAR}, a testing aid)"));
-    }
+    schedule
+}
 
-    let config_json = json!({
-        "quick": ctx.quick,
-        "executions_per_config": executions,
-        "measurements_per_execution": measurements,
-        "warmup_measurements": warmup,
-        "workloads": workloads,
-        "size_factors": SIZE_FACTORS,
-        "size_cache": "L2",
-        "size_cache_bytes": cache_bytes,
-        "strategies": STRATEGIES,
-        "allocators": ALLOCATORS,
-        "combination": "every strategy × every allocator: the arrays are allocated through the allocator (one 64-byte-aligned allocation per array, fixed order); the strategy places the whole pages inside them (default_4k: as the allocator got them; thp_madvise: madvise(MADV_HUGEPAGE) on them before first use; page_colouring / bin_hopping: pool pages of the wanted colour moved over them with mremap(MREMAP_FIXED)). Partial pages at the ends of an array are left alone.",
-        "page_colouring": "wanted colour = virtual page number mod colours; colour = PFN mod colours",
-        "bin_hopping": "the k-th whole page (allocation order over all arrays) wants colour k mod colours",
-        "colour_histogram": "page_colouring / bin_hopping: achieved colours after placement, with misses; other strategies: the kernel's own colours of the arrays' pages after the run (no misses); empty where frames are hidden",
-        "huge_page_bytes": "bytes of the arrays' whole pages in transparent huge pages, read after the run from /proc/kpageflags (KPF_THP) when readable, else smaps (see fallbacks)",
-        "colour_pool": "3 pages per placed page + 64 per colour, MADV_NOHUGEPAGE, touched, frames from /proc/self/pagemap; achieved colours re-read after placement",
-        "shapes": shapes,
-        "measurement": "wall time of one measurement (reps_per_measurement kernels) by std::time::Instant, ns",
-        "env_padding": format!("{PADDING_VAR} = 'x' × uniform 0..={MAX_ENV_PADDING} bytes per execution"),
-        "schedule": "all (configuration, execution) pairs shuffled (Fisher–Yates, splitmix64 seeded by schedule_seed)",
-        "child": "tickbook __alloc-child --config <json> (run as /proc/self/exe: the same binary), own process group, stdout one JSON line",
-        "execution_timeout": match ctx.execution_timeout {
-            Some(t) => format!("{} (--execution-timeout); a child still running then is killed with its process group (SIGKILL) and its execution recorded as failed", secs(t)),
-            None => "10 s + 1 s per measurement (warm-up included) per MiB of working set (at least 1); a child still running then is killed with its process group (SIGKILL) and its execution recorded as failed".to_string(),
+/// What the child running an execution of `c` is told.
+fn child_config(
+    c: &AllocConfig,
+    cache_bytes: u64,
+    warmup: u32,
+    measurements: u32,
+    colours: Option<u32>,
+    inject_failure: Option<String>,
+) -> ChildConfig {
+    ChildConfig {
+        workload: c.workload.clone(),
+        working_set_bytes: (cache_bytes as f64 * c.size_factor) as u64,
+        strategy: c.strategy.clone(),
+        allocator: c.allocator.clone(),
+        warmup,
+        measurements,
+        colours: colours.unwrap_or(0),
+        inject_failure,
+    }
+}
+
+/// The record of the execution at `order` in the schedule: its
+/// measurements, or why it failed.
+fn execution(order: usize, padding: u64, result: Result<ChildReport, String>) -> AllocExecution {
+    match result {
+        Ok(r) => AllocExecution {
+            order: order as u32,
+            ok: true,
+            error: None,
+            env_padding_bytes: padding,
+            measurements: r.measurements_ns,
+            colour_histogram: r.colour_histogram,
+            colour_misses: r.colour_misses,
+            huge_page_bytes: r.huge_page_bytes,
         },
-        "execution_timeout_s": ctx.execution_timeout.map(|t| t.as_secs_f64()),
-        "pinned_cpu": pinned_cpu,
-        "page_bytes": page,
-    });
-
-    let total = schedule.len() as u64;
-    let bar = ctx.progress.bar("alloc executions", total);
-    let data_of = |configs: &Vec<AllocConfig>| AllocData {
-        executions_per_config: executions,
-        measurements_per_execution: measurements,
-        colours,
-        colour_cache: cache.clone(),
-        schedule_seed: seed,
-        configs: configs.clone(),
-    };
-    let output = |configs: &Vec<AllocConfig>, fallbacks: &Vec<String>, summary: Vec<String>| {
-        serde_json::to_value(data_of(configs))
-            .map(|data| SuiteOutput {
-                config: config_json.clone(),
-                fallbacks: fallbacks.clone(),
-                data,
-                summary,
-            })
-            .map_err(|e| SuiteFailure {
-                message: format!("cannot serialize alloc data: {e}"),
-                partial: None,
-            })
-    };
-    (ctx.checkpoint)(&output(&configs, &fallbacks, Vec::new())?);
-
-    let mut interrupted = None;
-    let mut failed = 0u64;
-    let mut smaps_noted = false;
-    for (order, &ci) in schedule.iter().enumerate() {
-        if let Some(sig) = signals::stop_requested() {
-            interrupted = Some(sig);
-            break;
-        }
-        let c = &configs[ci];
-        let padding = rng.below(MAX_ENV_PADDING + 1);
-        let cfg = ChildConfig {
-            workload: c.workload.clone(),
-            working_set_bytes: (cache_bytes as f64 * c.size_factor) as u64,
-            strategy: c.strategy.clone(),
-            allocator: c.allocator.clone(),
-            warmup,
-            measurements,
-            colours: colours.unwrap_or(0),
-            inject_failure: failures
-                .iter()
-                .find(|(o, _)| *o as usize == order)
-                .map(|(_, k)| k.clone()),
-        };
-        bar.set_message(format!(
-            "{} {}× {} {}",
-            c.workload, c.size_factor, c.strategy, c.allocator
-        ));
-        let timeout = execution_timeout(
-            ctx.execution_timeout,
-            warmup,
-            measurements,
-            cfg.working_set_bytes,
-        );
-        let result = run_child(&cfg, padding as usize, timeout);
-        let exec = match result {
-            Ok(r) => {
-                if r.huge_page_source.as_deref() == Some("smaps") && !smaps_noted {
-                    smaps_noted = true;
-                    fallbacks.push("huge_page_bytes from /proc/self/smaps (AnonHugePages of the mappings holding the arrays, which may include neighbours): /proc/kpageflags was not readable".to_string());
-                }
-                AllocExecution {
-                    order: order as u32,
-                    ok: true,
-                    error: None,
-                    env_padding_bytes: padding,
-                    measurements: r.measurements_ns,
-                    colour_histogram: r.colour_histogram,
-                    colour_misses: r.colour_misses,
-                    huge_page_bytes: r.huge_page_bytes,
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                AllocExecution {
-                    order: order as u32,
-                    ok: false,
-                    error: Some(e),
-                    env_padding_bytes: padding,
-                    measurements: Vec::new(),
-                    colour_histogram: Vec::new(),
-                    colour_misses: None,
-                    huge_page_bytes: None,
-                }
-            }
-        };
-        configs[ci].executions.push(exec);
-        bar.inc(1);
-        // After every execution: a kill loses at most the one in flight.
-        (ctx.checkpoint)(&output(&configs, &fallbacks, Vec::new())?);
+        Err(e) => AllocExecution {
+            order: order as u32,
+            ok: false,
+            error: Some(e),
+            env_padding_bytes: padding,
+            measurements: Vec::new(),
+            colour_histogram: Vec::new(),
+            colour_misses: None,
+            huge_page_bytes: None,
+        },
     }
-    bar.finish_with_message(format!("{failed} failed"));
-
-    let summary = summarize(&configs, failed, wall.elapsed());
-    let out = output(&configs, &fallbacks, summary)?;
-    out.finish(interrupted)
 }
 
 fn summarize(configs: &[AllocConfig], failed: u64, took: Duration) -> Vec<String> {

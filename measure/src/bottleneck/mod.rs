@@ -135,28 +135,7 @@ fn sizes(cap: u64, quick: bool) -> Vec<u64> {
 pub fn run(ctx: &Ctx) -> SuiteResult {
     let mut fallbacks: Vec<String> = Vec::new();
     let pinned = super::pin_here(&mut fallbacks);
-    let counter = super::counter(ctx);
-    fallbacks.extend(counter.fallbacks.iter().cloned());
-    let (clock, clock_name, unit, counter_hz) = match counter.reader() {
-        Some((read, ns_per_tick)) => (
-            Clock::Counter(read),
-            super::tsc::ORDERED_NAME.to_string(),
-            "counter_ticks",
-            Some(1e9 / ns_per_tick),
-        ),
-        None => {
-            fallbacks.push(format!(
-                "regions and costs timed with std::time::Instant instead of {}: no usable counter or frequency",
-                super::tsc::ORDERED_NAME
-            ));
-            (
-                Clock::Instant(Instant::now()),
-                "std::time::Instant".to_string(),
-                "ns",
-                None,
-            )
-        }
-    };
+    let (clock, clock_name, unit, counter_hz) = choose_clock(ctx, &mut fallbacks);
     let ns_per_unit = counter_hz.map_or(1.0, |hz| 1e9 / hz);
     let asm = kernels::asm_available();
     if !asm {
@@ -166,82 +145,17 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         ));
     }
 
-    // The clock: its tick and the cost of one read, in `unit`.
-    let tick = match clock {
-        Clock::Counter(_) => 1.0,
-        Clock::Instant(_) => {
-            let mut best = u64::MAX;
-            let mut last = clock.now();
-            for _ in 0..100_000 {
-                let t = clock.now();
-                if t > last {
-                    best = best.min(t - last);
-                }
-                last = t;
-            }
-            if best == u64::MAX {
-                1.0
-            } else {
-                best as f64
-            }
-        }
-    };
-    let batches = if ctx.quick { 100 } else { 1000 };
-    let mut read_cost = Vec::with_capacity(batches);
-    for _ in 0..batches {
-        let t0 = clock.now();
-        for _ in 0..1000 {
-            std::hint::black_box(clock.now());
-        }
-        let t1 = clock.now();
-        read_cost.push(t1.wrapping_sub(t0) as f64 / 1001.0);
-    }
+    let tick = tick_of(&clock);
+    let read_cost = read_costs(&clock, ctx.quick);
     let read_median = median(&read_cost);
 
-    // Operation costs for the predictions, in this run.
-    let pb = ctx.progress.spinner("operation costs", "");
-    let cost_reps = if ctx.quick { 200 } else { 1000 };
     let use_counter = matches!(clock, Clock::Counter(_));
-    let mut costs = ops::measure_selected(COSTS, cost_reps, use_counter);
-    costs.push(loop_branch_cost(cost_reps, use_counter));
-    for c in costs.iter().filter(|c| !c.available) {
-        fallbacks.push(format!(
-            "cost of {} ({}) not measured: {}; predictions that need it are left out",
-            c.name,
-            c.form,
-            c.unavailable_reason.as_deref().unwrap_or("unavailable")
-        ));
-    }
-    pb.finish_with_message(format!("{} sequences", costs.len()));
+    let costs = operation_costs(ctx, use_counter, &mut fallbacks);
 
     let host = super::host::collect();
     let caches = cache_sizes(&host.caches);
     let llc = caches.last().map(|c| c.bytes);
-    let mem_total = super::host::read_text("/proc/meminfo")
-        .ok()
-        .and_then(|t| super::host::meminfo_total_bytes(&t));
-    // Sizes: quick stops at 64 MiB; full goes to 4 × the LLC (at least
-    // 64 MiB), within a quarter of the memory.
-    let mut cap: u64 = if ctx.quick {
-        64 << 20
-    } else {
-        (4 * llc.unwrap_or(16 << 20)).max(64 << 20)
-    };
-    if let Some(m) = mem_total {
-        while cap > (64 << 20) && cap * 2 > m / 4 {
-            cap /= 2;
-        }
-    }
-    let size_note = match llc {
-        Some(l) if cap <= l => Some(format!(
-            "largest working set {} MiB is within the last-level cache ({} MiB): {}; overhead beyond the LLC is not measured",
-            cap >> 20,
-            l >> 20,
-            if ctx.quick { "quick mode stops at 64 MiB" } else { "limited by memory" }
-        )),
-        Some(_) => None,
-        None => Some("no cache sizes known (sysfs): sizes go to 64 MiB and cannot be placed in a cache level".to_string()),
-    };
+    let (cap, size_note) = working_set_cap(ctx.quick, llc);
     if let Some(n) = &size_note {
         fallbacks.push(n.clone());
     }
@@ -252,42 +166,11 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let target_ns: f64 = if ctx.quick { 5e5 } else { 2e6 };
     let reps: usize = if ctx.quick { 15 } else { 30 };
 
-    let plan: Vec<(usize, u64)> = KERNELS
-        .iter()
-        .enumerate()
-        .flat_map(|(k, (name, _, _))| {
-            let c = if name.starts_with("matmul") {
-                mm_cap.min(cap)
-            } else {
-                cap
-            };
-            sizes(c, ctx.quick).into_iter().map(move |s| (k, s))
-        })
-        .collect();
+    let plan = regions(cap, mm_cap, ctx.quick);
     let bar = ctx.progress.bar("regions", plan.len() as u64);
     let mut kernels_out: Vec<BottleneckKernel> = Vec::new();
     let mut cases: Vec<BottleneckCase> = Vec::new();
     let mut interrupted = None;
-    let timable = |times: &[f64]| -> (bool, Option<String>) {
-        let shortest = times.iter().copied().fold(f64::INFINITY, f64::min);
-        if shortest < MIN_TICKS * tick {
-            (
-                false,
-                Some(format!(
-                    "shortest repetition {shortest:.0} {unit} < {MIN_TICKS} clock ticks ({tick} {unit} each)"
-                )),
-            )
-        } else if shortest < MIN_READS * read_median {
-            (
-                false,
-                Some(format!(
-                    "shortest repetition {shortest:.0} {unit} < {MIN_READS} clock reads ({read_median:.1} {unit} each)"
-                )),
-            )
-        } else {
-            (true, None)
-        }
-    };
     let time_region = |k: &mut Kernel, passes: u64| -> f64 {
         let t0 = clock.now();
         k.run(asm, passes);
@@ -325,7 +208,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
             }
             for p in runs {
                 let times: Vec<f64> = (0..reps).map(|_| time_region(&mut k, p)).collect();
-                let (ok, why) = timable(&times);
+                let (ok, why) = timable(&times, tick, read_median, unit);
                 let (counts, chain) = k.counts(asm, p);
                 cases.push(BottleneckCase {
                     kernel: name.to_string(),
@@ -382,20 +265,197 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         pinned.cpu,
         asm,
     )?;
+    out.summary = summary(&cases, kernels_out.len(), reps, read_median, unit);
+    out.finish(interrupted)
+}
+
+/// The clock regions and costs are timed with: the ordered counter when
+/// it is usable, else `Instant` (noted in `fallbacks`); with its name, its
+/// unit and the counter's frequency.
+fn choose_clock(
+    ctx: &Ctx,
+    fallbacks: &mut Vec<String>,
+) -> (Clock, String, &'static str, Option<f64>) {
+    let counter = super::counter(ctx);
+    fallbacks.extend(counter.fallbacks.iter().cloned());
+    match counter.reader() {
+        Some((read, ns_per_tick)) => (
+            Clock::Counter(read),
+            super::tsc::ORDERED_NAME.to_string(),
+            "counter_ticks",
+            Some(1e9 / ns_per_tick),
+        ),
+        None => {
+            fallbacks.push(format!(
+                "regions and costs timed with std::time::Instant instead of {}: no usable counter or frequency",
+                super::tsc::ORDERED_NAME
+            ));
+            (
+                Clock::Instant(Instant::now()),
+                "std::time::Instant".to_string(),
+                "ns",
+                None,
+            )
+        }
+    }
+}
+
+/// The clock's tick in its unit: 1 for the counter, the smallest step
+/// seen over 100,000 reads for `Instant`.
+fn tick_of(clock: &Clock) -> f64 {
+    match clock {
+        Clock::Counter(_) => 1.0,
+        Clock::Instant(_) => {
+            let mut best = u64::MAX;
+            let mut last = clock.now();
+            for _ in 0..100_000 {
+                let t = clock.now();
+                if t > last {
+                    best = best.min(t - last);
+                }
+                last = t;
+            }
+            if best == u64::MAX {
+                1.0
+            } else {
+                best as f64
+            }
+        }
+    }
+}
+
+/// The cost of one clock read, in its unit, per batch of 1,000 reads.
+fn read_costs(clock: &Clock, quick: bool) -> Vec<f64> {
+    let batches = if quick { 100 } else { 1000 };
+    let mut read_cost = Vec::with_capacity(batches);
+    for _ in 0..batches {
+        let t0 = clock.now();
+        for _ in 0..1000 {
+            std::hint::black_box(clock.now());
+        }
+        let t1 = clock.now();
+        read_cost.push(t1.wrapping_sub(t0) as f64 / 1001.0);
+    }
+    read_cost
+}
+
+/// The operation costs the predictions need, timed in this run by the ops
+/// suite's sequences (and a loop's back edge); those not measured are
+/// noted in `fallbacks`.
+fn operation_costs(
+    ctx: &Ctx,
+    use_counter: bool,
+    fallbacks: &mut Vec<String>,
+) -> Vec<OpMeasurement> {
+    let pb = ctx.progress.spinner("operation costs", "");
+    let cost_reps = if ctx.quick { 200 } else { 1000 };
+    let mut costs = ops::measure_selected(COSTS, cost_reps, use_counter);
+    costs.push(loop_branch_cost(cost_reps, use_counter));
+    for c in costs.iter().filter(|c| !c.available) {
+        fallbacks.push(format!(
+            "cost of {} ({}) not measured: {}; predictions that need it are left out",
+            c.name,
+            c.form,
+            c.unavailable_reason.as_deref().unwrap_or("unavailable")
+        ));
+    }
+    pb.finish_with_message(format!("{} sequences", costs.len()));
+    costs
+}
+
+/// The largest working set, and why it stops short of past the last-level
+/// cache (`llc`) when it does.
+fn working_set_cap(quick: bool, llc: Option<u64>) -> (u64, Option<String>) {
+    let mem_total = super::host::read_text("/proc/meminfo")
+        .ok()
+        .and_then(|t| super::host::meminfo_total_bytes(&t));
+    // Sizes: quick stops at 64 MiB; full goes to 4 × the LLC (at least
+    // 64 MiB), within a quarter of the memory.
+    let mut cap: u64 = if quick {
+        64 << 20
+    } else {
+        (4 * llc.unwrap_or(16 << 20)).max(64 << 20)
+    };
+    if let Some(m) = mem_total {
+        while cap > (64 << 20) && cap * 2 > m / 4 {
+            cap /= 2;
+        }
+    }
+    let size_note = match llc {
+        Some(l) if cap <= l => Some(format!(
+            "largest working set {} MiB is within the last-level cache ({} MiB): {}; overhead beyond the LLC is not measured",
+            cap >> 20,
+            l >> 20,
+            if quick { "quick mode stops at 64 MiB" } else { "limited by memory" }
+        )),
+        Some(_) => None,
+        None => Some("no cache sizes known (sysfs): sizes go to 64 MiB and cannot be placed in a cache level".to_string()),
+    };
+    (cap, size_note)
+}
+
+/// MTOOL's two criteria: a region counts only if its shortest repetition
+/// lasts at least [`MIN_TICKS`] clock ticks and [`MIN_READS`] clock reads;
+/// the reason when it does not.
+fn timable(times: &[f64], tick: f64, read_median: f64, unit: &str) -> (bool, Option<String>) {
+    let shortest = times.iter().copied().fold(f64::INFINITY, f64::min);
+    if shortest < MIN_TICKS * tick {
+        (
+            false,
+            Some(format!(
+                "shortest repetition {shortest:.0} {unit} < {MIN_TICKS} clock ticks ({tick} {unit} each)"
+            )),
+        )
+    } else if shortest < MIN_READS * read_median {
+        (
+            false,
+            Some(format!(
+                "shortest repetition {shortest:.0} {unit} < {MIN_READS} clock reads ({read_median:.1} {unit} each)"
+            )),
+        )
+    } else {
+        (true, None)
+    }
+}
+
+/// The regions to time, as (kernel, working-set size): each kernel's sizes
+/// up to `cap`, matrix multiply's up to `mm_cap`.
+fn regions(cap: u64, mm_cap: u64, quick: bool) -> Vec<(usize, u64)> {
+    KERNELS
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (name, _, _))| {
+            let c = if name.starts_with("matmul") {
+                mm_cap.min(cap)
+            } else {
+                cap
+            };
+            sizes(c, quick).into_iter().map(move |s| (k, s))
+        })
+        .collect()
+}
+
+/// The run's summary lines.
+fn summary(
+    cases: &[BottleneckCase],
+    kernels: usize,
+    reps: usize,
+    read_median: f64,
+    unit: &str,
+) -> Vec<String> {
     let untimable = cases.iter().filter(|c| !c.timable).count();
-    out.summary = vec![
+    vec![
         format!(
             "{} regions of {} kernels ({} not timable), {} repetitions each, working sets {} KiB to {} MiB",
             cases.len(),
-            kernels_out.len(),
+            kernels,
             untimable,
             reps,
             cases.iter().map(|c| c.working_set_bytes).min().unwrap_or(0) >> 10,
             cases.iter().map(|c| c.working_set_bytes).max().unwrap_or(0) >> 20
         ),
         format!("clock read {read_median:.1} {unit}; predictions and overheads: tickbook analyze"),
-    ];
-    out.finish(interrupted)
+    ]
 }
 
 /// The cost of a loop's back edge: a loop whose body is only its
