@@ -107,6 +107,9 @@ impl Bins {
 
     /// Σd and Σd² of a with-replacement resample of as many values as there
     /// are (the bootstrap's draw of one execution).
+    // Inline: its callers, the bootstrap's loops in stats::executions, are
+    // in other modules (see the release profile's codegen-units).
+    #[inline]
     pub fn resample_sums(&self, r: &mut impl rand::Rng) -> (f64, f64) {
         let (mut s1, mut s2) = (0.0, 0.0);
         let mut draws = self.sorted.len() as u64;
@@ -150,6 +153,8 @@ impl Bins {
     /// Σd and Σd² of each group when the values are dealt out at random to
     /// groups of `sizes` (summing to the values): a shuffle of the series
     /// cut into its executions. `scratch` keeps its allocation between calls.
+    // Inline, as `resample_sums`.
+    #[inline]
     pub fn shuffle_sums(
         &self,
         sizes: &[usize],
