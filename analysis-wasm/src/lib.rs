@@ -9,8 +9,7 @@ use std::collections::HashMap;
 use tickbook_analysis::limits::Limits;
 use tickbook_analysis::report::kept::{self, KeptFile};
 use tickbook_analysis::report::{
-    analyze_bytes, analyze_bytes_suites, apply_calibration, CalibrationFit, OpsView, Options,
-    ReportView,
+    analyze_bytes, apply_calibration, CalibrationFit, OpsView, Options, ReportView,
 };
 use wasm_bindgen::prelude::*;
 
@@ -40,19 +39,6 @@ fn options_from_js(options: JsValue) -> Result<Options, JsError> {
 pub fn analyze(name: &str, bytes: &[u8], options: JsValue) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
     to_js(&analyze_bytes(name, bytes, &opts))
-}
-
-/// `analyze` with only the named suites' cells (report::analyze_bytes_suites):
-/// the worker analyses a run suite by suite to show its first cells early.
-#[wasm_bindgen(js_name = analyzeSuites)]
-pub fn analyze_suites(
-    name: &str,
-    bytes: &[u8],
-    options: JsValue,
-    suites: Vec<String>,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    to_js(&analyze_bytes_suites(name, bytes, &opts, &suites))
 }
 
 thread_local! {
@@ -103,7 +89,8 @@ pub fn kept_report(id: &str, options: JsValue) -> Result<JsValue, JsError> {
     with_kept(id, |f| to_js(&f.report(&opts)))
 }
 
-/// The kept file's report with only the named suites' cells (`analyzeSuites`).
+/// The kept file's report with only the named suites' cells (`report::analyze_bytes_suites`):
+/// the worker analyses a run suite by suite to show its first cells early.
 #[wasm_bindgen(js_name = keptSuites)]
 pub fn kept_suites(id: &str, options: JsValue, suites: Vec<String>) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
@@ -160,7 +147,7 @@ pub fn compare_kept_part(
             &files,
             &opts,
             tickbook_analysis::report::CompareSettings { pool, warm_ups },
-            &suites,
+            Some(&suites),
             pooled,
         ))
     })
@@ -258,90 +245,6 @@ pub fn apply_calibration_js(
     let view: OpsView = serde_wasm_bindgen::from_value(ops)
         .map_err(|e| JsError::new(&format!("not an ops report: {e}")))?;
     to_js(&apply_calibration(&view, &fit).map_err(|e| JsError::new(&e))?)
-}
-
-/// Compare several files (`names[i]` holds `lengths[i]` bytes of `data`,
-/// in order): the same `ComparisonReport` that `tickbook analyze --compare
-/// --json` prints. `pool` adds pooled executions of one configuration;
-/// `warm_ups` compares warm-up series too (`--warm-ups`).
-#[wasm_bindgen]
-pub fn compare(
-    names: Vec<String>,
-    data: &[u8],
-    lengths: Vec<u32>,
-    options: JsValue,
-    pool: bool,
-    warm_ups: bool,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    let entries = split_entries("compare", &names, data, &lengths)?;
-    to_js(&tickbook_analysis::report::compare_files_with(
-        &entries,
-        &opts,
-        tickbook_analysis::report::CompareSettings { pool, warm_ups },
-    ))
-}
-
-/// The series of one file against a reference series: the same
-/// `SeriesComparisonReport` that `tickbook analyze --compare-series --json`
-/// prints. `reference`: a series' name, or undefined for each unit's
-/// lowest. Throws with the reason when the file has no series to compare.
-#[wasm_bindgen(js_name = compareSeries)]
-pub fn compare_series(
-    name: &str,
-    bytes: &[u8],
-    options: JsValue,
-    reference: Option<String>,
-    warm_ups: bool,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    let r = tickbook_analysis::report::compare_series_bytes(
-        name,
-        bytes,
-        reference.as_deref(),
-        &opts,
-        warm_ups,
-    )
-    .map_err(|e| JsError::new(&e))?;
-    to_js(&r)
-}
-
-/// Several files as one campaign (arguments as [`compare`]): the same
-/// `CampaignReport` that `tickbook analyze --campaign --json` prints.
-#[wasm_bindgen]
-pub fn campaign(
-    names: Vec<String>,
-    data: &[u8],
-    lengths: Vec<u32>,
-    options: JsValue,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    let entries = split_entries("campaign", &names, data, &lengths)?;
-    to_js(&tickbook_analysis::report::campaign::campaign_files(
-        &entries, &opts,
-    ))
-}
-
-/// `data` cut into the named files of `lengths` bytes each, in order.
-fn split_entries<'a>(
-    call: &str,
-    names: &'a [String],
-    data: &'a [u8],
-    lengths: &[u32],
-) -> Result<Vec<(&'a str, &'a [u8])>, JsError> {
-    if names.len() != lengths.len() {
-        return Err(JsError::new(&format!("{call}: one length per name")));
-    }
-    let mut entries = Vec::with_capacity(names.len());
-    let mut at = 0usize;
-    for (name, &len) in names.iter().zip(lengths) {
-        let bytes = data
-            .get(at..at + len as usize)
-            .ok_or_else(|| JsError::new(&format!("{call}: the lengths exceed the data")))?;
-        entries.push((name.as_str(), bytes));
-        at += len as usize;
-    }
-    Ok(entries)
 }
 
 /// Dynamic time warping of two series (dtw-python semantics, as the

@@ -53,25 +53,64 @@ fn is_colon(t: Option<&TokenTree>) -> bool {
     matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == ':')
 }
 
-/// The first identifier of each item of a `{a::b, c, …}` use group.
-fn group_heads(g: &TokenStream) -> Vec<String> {
-    let mut heads = Vec::new();
-    let mut at_start = true;
-    for t in g.clone() {
-        match &t {
-            TokenTree::Ident(i) if at_start => {
-                heads.push(i.to_string());
-                at_start = false;
+/// The paths of a use group's items: `{a::b, c::{d, e}}` → [a, b], [c, d],
+/// [c, e] (each item's identifiers up to a glob or the end).
+fn group_paths(g: &TokenStream) -> Vec<Vec<String>> {
+    let tts: Vec<TokenTree> = g.clone().into_iter().collect();
+    let mut out = Vec::new();
+    for item in tts.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        let mut path = Vec::new();
+        let mut nested = false;
+        for t in item {
+            match t {
+                TokenTree::Ident(i) if i != "as" => path.push(i.to_string()),
+                TokenTree::Ident(_) => break, // `x as y`: the rest is the new name
+                TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => {
+                    for rest in group_paths(&g.stream()) {
+                        out.push([path.clone(), rest].concat());
+                    }
+                    nested = true;
+                    break;
+                }
+                TokenTree::Punct(p) if p.as_char() == ':' => {}
+                _ => break,
             }
-            TokenTree::Punct(p) if p.as_char() == ',' => at_start = true,
-            _ => at_start = false,
+        }
+        if !nested && !path.is_empty() {
+            out.push(path);
         }
     }
-    heads
+    out
 }
 
-/// The top-level modules `tokens` (inside module `path`) refers to.
-fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<String>) {
+/// The identifiers of a path `a::b::c` from `tts[at]` on, with the paths of
+/// a use group that ends it (`a::{b, c}` → [a, b], [a, c]).
+fn path_from(tts: &[TokenTree], mut at: usize) -> Vec<Vec<String>> {
+    let mut path = Vec::new();
+    loop {
+        match tts.get(at) {
+            Some(TokenTree::Ident(i)) => path.push(i.to_string()),
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+                return group_paths(&g.stream())
+                    .into_iter()
+                    .map(|rest| [path.clone(), rest].concat())
+                    .collect();
+            }
+            _ => break,
+        }
+        if is_colon(tts.get(at + 1)) && is_colon(tts.get(at + 2)) {
+            at += 3;
+        } else {
+            break;
+        }
+    }
+    vec![path]
+}
+
+/// The paths `tokens` (inside module `path`) refers to, from the crate
+/// root: `crate::a::b`, and `super::…` and `self::…` resolved against
+/// `path`.
+fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<Vec<String>>) {
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
     let mut i = 0;
     while i < tts.len() {
@@ -89,39 +128,32 @@ fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<String>) 
                 }
             }
         }
-        // `crate::m`, or `super::…::m` climbing to the root.
-        let root_at = if is_ident(&tts[i], "crate") {
-            Some(i)
-        } else if is_ident(&tts[i], "super") && !(i > 0 && is_colon(tts.get(i - 1))) {
-            let mut depth = path.len();
+        // The start of a path (not the middle of one): `crate::`, `super::`, `self::`.
+        let starts = !(i > 0 && is_colon(tts.get(i - 1)));
+        let base = if !starts {
+            None
+        } else if is_ident(&tts[i], "crate") {
+            Some((Vec::new(), i))
+        } else if is_ident(&tts[i], "self") {
+            Some((path.to_vec(), i))
+        } else if is_ident(&tts[i], "super") {
+            let mut up = 1;
             let mut j = i;
-            loop {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break Some(j);
-                }
-                if is_colon(tts.get(j + 1))
-                    && is_colon(tts.get(j + 2))
-                    && tts.get(j + 3).is_some_and(|t| is_ident(t, "super"))
-                {
-                    j += 3;
-                } else {
-                    break None;
-                }
+            while is_colon(tts.get(j + 1))
+                && is_colon(tts.get(j + 2))
+                && tts.get(j + 3).is_some_and(|t| is_ident(t, "super"))
+            {
+                up += 1;
+                j += 3;
             }
+            Some((path[..path.len().saturating_sub(up)].to_vec(), j))
         } else {
             None
         };
-        if let Some(r) = root_at {
-            if is_colon(tts.get(r + 1)) && is_colon(tts.get(r + 2)) {
-                match tts.get(r + 3) {
-                    Some(TokenTree::Ident(m)) => {
-                        out.insert(m.to_string());
-                    }
-                    Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
-                        out.extend(group_heads(&g.stream()));
-                    }
-                    _ => {}
+        if let Some((base, last)) = base {
+            if is_colon(tts.get(last + 1)) && is_colon(tts.get(last + 2)) {
+                for rest in path_from(&tts, last + 3) {
+                    out.insert([base.clone(), rest].concat());
                 }
             }
         }
@@ -132,25 +164,62 @@ fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<String>) 
     }
 }
 
-fn module_graph() -> Graph {
+/// Every source file's module path and the paths it refers to.
+fn sources() -> Vec<(Vec<String>, BTreeSet<Vec<String>>)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    files
+        .into_iter()
+        .map(|file| {
+            let rel = file.strip_prefix(&src).expect("below src");
+            let path = module_path(rel);
+            let text = std::fs::read_to_string(&file).expect("readable source");
+            let tokens: TokenStream = text
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: {e:?}", rel.display()));
+            let mut refs = BTreeSet::new();
+            references(tokens, &path, &mut refs);
+            (path, refs)
+        })
+        .collect()
+}
+
+fn module_graph() -> Graph {
     let mut graph = Graph::new();
-    for file in files {
-        let rel = file.strip_prefix(&src).expect("below src");
-        let path = module_path(rel);
+    for (path, refs) in sources() {
         let Some(top) = path.first().cloned() else {
             continue; // lib.rs declares the modules and uses none
         };
-        let text = std::fs::read_to_string(&file).expect("readable source");
-        let tokens: TokenStream = text
-            .parse()
-            .unwrap_or_else(|e| panic!("{}: {e:?}", rel.display()));
-        let mut refs = BTreeSet::new();
-        references(tokens, &path, &mut refs);
-        refs.remove(&top);
-        graph.entry(top).or_default().extend(refs);
+        let uses = graph.entry(top.clone()).or_default();
+        uses.extend(refs.into_iter().filter_map(|r| r.first().cloned()));
+        uses.remove(&top);
+    }
+    graph
+}
+
+/// The files of each module as a graph: an edge from a file to a sibling
+/// (another file of the same parent module, `report.rs` → `published.rs`)
+/// it refers to. A file's parent (`mod.rs`, which declares it) and its own
+/// children are not siblings.
+fn file_graph() -> Graph {
+    let all = sources();
+    let modules: BTreeSet<Vec<String>> = all.iter().map(|(p, _)| p.clone()).collect();
+    let mut graph = Graph::new();
+    for (path, refs) in &all {
+        let Some((_, parent)) = path.split_last() else {
+            continue;
+        };
+        let node = path.join("::");
+        let uses = graph.entry(node).or_default();
+        for r in refs {
+            let Some(sibling) = r.get(..path.len()) else {
+                continue;
+            };
+            if sibling != &path[..] && sibling.starts_with(parent) && modules.contains(sibling) {
+                uses.insert(sibling.join("::"));
+            }
+        }
     }
     graph
 }
@@ -217,6 +286,25 @@ fn top_level_modules_have_no_cycles() {
 }
 
 #[test]
+fn files_of_a_module_have_no_cycles() {
+    let graph = file_graph();
+    assert!(
+        graph
+            .get("suites::ops::report")
+            .is_some_and(|u| u.contains("suites::ops::row")),
+        "file edges found:\n{}",
+        show(&graph)
+    );
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!(
+            "files that import each other: {}\n\nthe graph:\n{}",
+            cycle.join(" → "),
+            show(&graph)
+        );
+    }
+}
+
+#[test]
 fn boundaries_hold() {
     let graph = module_graph();
     let uses = |m: &str| graph.get(m).cloned().unwrap_or_default();
@@ -244,19 +332,26 @@ fn boundaries_hold() {
     }
 }
 
-/// The checker itself: a cycle and `super::` climbing to the root are seen.
+/// The checker itself: a cycle, `super::` climbing to the root and paths
+/// to sibling files are seen.
 #[test]
 fn the_checker_sees_cycles_and_super_paths() {
     let mut refs = BTreeSet::new();
     let path = ["report".to_string(), "compare".to_string()];
     let code = "use super::super::read::Document; use crate::{format::X, stats};
+        use super::kept::{self, KeptFile as K};
         mod tests { use super::super::Options; } // crate::not_this
         const S: &str = \"crate::nor_this\";";
     references(code.parse().expect("tokens"), &path, &mut refs);
+    let tops: BTreeSet<&str> = refs.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(
-        refs.into_iter().collect::<Vec<_>>(),
-        ["format", "read", "stats"]
+        tops.into_iter().collect::<Vec<_>>(),
+        ["format", "read", "report", "stats"]
     );
+    let v = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();
+    assert!(refs.contains(&v("report::kept::self")), "{refs:?}");
+    assert!(refs.contains(&v("report::kept::KeptFile")), "{refs:?}");
+    assert!(refs.contains(&v("report::Options")), "{refs:?}");
     let mut g = Graph::new();
     g.entry("a".into()).or_default().insert("b".into());
     g.entry("b".into()).or_default().insert("a".into());

@@ -306,22 +306,36 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     }
-    let text = if args.json || args.format == Format::Json {
-        match serde_json::to_string_pretty(&reports) {
-            Ok(s) => s + "\n",
-            Err(e) => {
-                eprintln!("error: cannot print the reports as JSON: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
+    let json = args.json || args.format == Format::Json;
+    print_report(&reports, json, "the reports", failed, |reports| {
         let mut out = String::new();
         for r in reports.iter().filter(|r| r.ok) {
             render_file(&mut out, r);
         }
         clean_lines(&out)
-    };
-    print_and_exit(&text, failed)
+    })
+}
+
+/// Print `value` as `--json` does (pretty JSON, one final newline), or as
+/// `text` renders it, then exit as [`print_and_exit`]. `what` names the
+/// value in the error when it cannot be printed as JSON.
+fn print_report<T: serde::Serialize>(
+    value: &T,
+    json: bool,
+    what: &str,
+    failed: bool,
+    text: impl FnOnce(&T) -> String,
+) -> ExitCode {
+    if !json {
+        return print_and_exit(&text(value), failed);
+    }
+    match serde_json::to_string_pretty(value) {
+        Ok(s) => print_and_exit(&(s + "\n"), failed),
+        Err(e) => {
+            eprintln!("error: cannot print {what} as JSON: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Write `text` to stdout; failure when `failed` or stdout broke. A reader
@@ -417,19 +431,17 @@ fn compare_series(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         }
     };
     let format = if args.json { Format::Json } else { args.format };
-    let text = match format {
-        Format::Json => match serde_json::to_string_pretty(&report) {
-            Ok(s) => s + "\n",
-            Err(e) => {
-                eprintln!("error: cannot print the comparison as JSON: {e}");
-                return ExitCode::FAILURE;
-            }
+    print_report(
+        &report,
+        format == Format::Json,
+        "the comparison",
+        false,
+        |r| match format {
+            Format::Md => render_series_markdown(r, args.only_different),
+            Format::Csv => render_series_csv(r, args.only_different),
+            _ => clean_lines(&render_series(r, args.only_different)),
         },
-        Format::Text => clean_lines(&render_series(&report, args.only_different)),
-        Format::Md => render_series_markdown(&report, args.only_different),
-        Format::Csv => render_series_csv(&report, args.only_different),
-    };
-    print_and_exit(&text, false)
+    )
 }
 
 /// One side's files: (name, document or why it is unreadable).
@@ -473,19 +485,17 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         (compare_sides(&sides, opts, settings), failed)
     };
     let format = if args.json { Format::Json } else { args.format };
-    let text = match format {
-        Format::Json => match serde_json::to_string_pretty(&report) {
-            Ok(s) => s + "\n",
-            Err(e) => {
-                eprintln!("error: cannot print the comparison as JSON: {e}");
-                return ExitCode::FAILURE;
-            }
+    let code = print_report(
+        &report,
+        format == Format::Json,
+        "the comparison",
+        failed,
+        |r| match format {
+            Format::Md => render_markdown(r, args.only_different),
+            Format::Csv => render_csv(r, args.only_different),
+            _ => clean_lines(&render_comparison(r, args.only_different)),
         },
-        Format::Text => clean_lines(&render_comparison(&report, args.only_different)),
-        Format::Md => render_markdown(&report, args.only_different),
-        Format::Csv => render_csv(&report, args.only_different),
-    };
-    let code = print_and_exit(&text, failed);
+    );
     // An unreadable file fails the run first: the gate saw only part of it.
     let Some(share) = args.fail_if_slower.filter(|_| !failed) else {
         return code;
@@ -563,18 +573,10 @@ fn native_comparison(args: &AnalyzeArgs, native: &std::path::Path, opts: &Option
             return ExitCode::FAILURE;
         }
     };
-    let text = if args.json || args.format == Format::Json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(s) => s + "\n",
-            Err(e) => {
-                eprintln!("error: cannot print the comparison as JSON: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
-        clean_lines(&render_native(&report))
-    };
-    print_and_exit(&text, false)
+    let json = args.json || args.format == Format::Json;
+    print_report(&report, json, "the comparison", false, |r| {
+        clean_lines(&render_native(r))
+    })
 }
 
 /// `--campaign`: the files as one campaign, in the terminal or as JSON.
@@ -600,18 +602,10 @@ fn campaign(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         failed = true;
         eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
     }
-    let text = if args.json || args.format == Format::Json {
-        match serde_json::to_string_pretty(&report) {
-            Ok(s) => s + "\n",
-            Err(e) => {
-                eprintln!("error: cannot print the campaign as JSON: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
-        clean_lines(&render_campaign(&report))
-    };
-    print_and_exit(&text, failed)
+    let json = args.json || args.format == Format::Json;
+    print_report(&report, json, "the campaign", failed, |r| {
+        clean_lines(&render_campaign(r))
+    })
 }
 
 /// 0.05 as `5%`.

@@ -148,3 +148,14 @@ test('only a suite\u2019s own cell folder names suites', () => {
   }
   assert.deepEqual(problems, []);
 });
+
+test('the worker\u2019s header lists exactly the calls its CALLS allows', () => {
+  const text = readFileSync(path.join(SRC, 'worker/worker.js'), 'utf8');
+  const header = text.slice(0, text.search(/^import /m));
+  const listed = [...header.matchAll(/fn: '(\w+)'/g)].map((m) => m[1]);
+  const body = text.match(/^const CALLS = \{\n([\s\S]*?)\n\};$/m)?.[1];
+  assert.ok(body, 'worker.js has `const CALLS = { … };`');
+  const calls = [...body.matchAll(/^ {2}(\w+):/gm)].map((m) => m[1]);
+  assert.ok(calls.length >= 5, `found the calls: ${calls.join(', ')}`);
+  assert.deepEqual([...new Set(listed)].sort(), [...new Set(calls)].sort(), 'the `in:` lines at the top of worker.js name each call of CALLS once');
+});

@@ -255,3 +255,21 @@ test('every repository path a comment or doc names exists', () => {
   }
   assert.deepEqual(stale, [], `paths that do not exist (moved or renamed?):\n  ${stale.join('\n  ')}`);
 });
+
+// A table of the suites kept by hand (one suite a line: `("clocks", …)`,
+// `{ name: 'clocks', … }`) must grow with every suite added, so the
+// walkthrough of adding one names it. Tests keep such tables (a check per
+// cell, the expected registry); the code keeps none (the test above).
+test('every table of suites is named in docs/adding-a-suite.md', () => {
+  const suites = registeredSuites();
+  const walkthrough = read('docs/adding-a-suite.md');
+  const row = new RegExp(`^\\s*[({[]\\s*(?:name:\\s*)?["'\`](${suites.join('|')})["'\`]`, 'gm');
+  const tables = [];
+  for (const path of tracked.filter((p) => /\.(rs|js|mjs)$/.test(p) && !notCode(p))) {
+    const listed = new Set([...read(path).matchAll(row)].map((m) => m[1]));
+    if (listed.size >= suites.length / 2) tables.push(path);
+  }
+  assert.ok(tables.includes('collector/tests/common/mod.rs'), `the check finds the terminal test's table (found: ${tables.join(', ')})`);
+  const unnamed = tables.filter((p) => !walkthrough.includes(`\`${p}\``));
+  assert.deepEqual(unnamed, [], `tables of suites the walkthrough does not name (a suite added must be added to them):\n  ${unnamed.join('\n  ')}`);
+});

@@ -69,6 +69,49 @@ pub struct ComparisonReport {
     pub options: Options,
 }
 
+/// One item `--fail-if-slower` trips on: a time-like item of a file shown
+/// slower than the baseline.
+#[derive(Debug, Clone, Copy)]
+pub struct Slower<'a> {
+    pub suite: &'a SuiteComparison,
+    pub item: &'a ItemComparison,
+    pub pair: &'a PairComparison,
+}
+
+impl ComparisonReport {
+    /// The CI gate's rule (`tickbook analyze --compare --fail-if-slower`):
+    /// time-like items shown slower than the baseline — verdict different or
+    /// within the threshold, the baseline the lower — with a ratio above
+    /// 1 + `share` (0.05 = 5 %). An unclear verdict never trips it: the
+    /// comparison does not show which way the item went.
+    pub fn slower_than(&self, share: f64) -> Vec<Slower<'_>> {
+        let mut out = Vec::new();
+        for suite in &self.suites {
+            for item in suite
+                .items
+                .iter()
+                .filter(|it| it.quantity == Quantity::Time)
+            {
+                for pair in &item.against_baseline {
+                    let shown =
+                        matches!(pair.verdict, Verdict::Different | Verdict::WithinThreshold);
+                    let slower = pair.lower == Some(pair.baseline);
+                    if shown
+                        && slower
+                        && pair
+                            .ratio
+                            .as_ref()
+                            .is_some_and(|c| c.estimate > 1.0 + share)
+                    {
+                        out.push(Slower { suite, item, pair });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// A file as the comparison saw it.
 #[derive(Debug, Clone, Serialize)]
 pub struct ComparedFile {
@@ -960,6 +1003,51 @@ mod tests {
         };
         let r = compare_files(&[("a", &a), ("b", &b)], &o, false);
         assert_eq!(r.suites[0].different, 0);
+    }
+
+    #[test]
+    fn the_gate_trips_on_time_items_shown_slower_beyond_its_share() {
+        // x 50 % slower in b, y 0.5 % slower (within the threshold), z faster.
+        let a = samples(
+            "a",
+            &[
+                ("x", ex(100.0, 20)),
+                ("y", ex(100.0, 20)),
+                ("z", ex(100.0, 20)),
+            ],
+        );
+        let b = samples(
+            "b",
+            &[
+                ("x", ex(150.0, 20)),
+                ("y", ex(100.5, 20)),
+                ("z", ex(50.0, 20)),
+            ],
+        );
+        let r = compare_files(&[("a", &a), ("b", &b)], &Options::default(), false);
+        let keys = |share: f64| -> Vec<String> {
+            r.slower_than(share)
+                .iter()
+                .map(|s| s.item.key.clone())
+                .collect()
+        };
+        // A slower item within the threshold trips a gate below its ratio.
+        assert_eq!(keys(0.001), ["x", "y"]);
+        assert_eq!(keys(0.1), ["x"]);
+        assert_eq!(
+            keys(0.5),
+            Vec::<String>::new(),
+            "a ratio of 1.5 is not above 1.5"
+        );
+        // The other way round nothing is slower than the baseline but z.
+        let r = compare_files(&[("b", &b), ("a", &a)], &Options::default(), false);
+        let slower: Vec<&str> = r
+            .slower_than(0.0)
+            .iter()
+            .map(|s| s.item.key.as_str())
+            .collect();
+        assert_eq!(slower, ["z"]);
+        assert_eq!(r.slower_than(0.0)[0].pair.file, 1);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! A file read once and kept. The page's worker holds one per loaded file
 //! (analysis-wasm's `keep`): its analysis, the batches of a big samples
-//! file, the comparison and the campaign all start from the kept document.
-//! Reading 24 files again for each comparison and campaign cost the page
-//! more than the comparison itself.
+//! file, the comparison and the campaign all start from the kept document:
+//! reading every file again for each comparison and campaign would cost
+//! more than comparing them.
 
 use super::campaign::{campaign_documents, CampaignReport};
 use super::compare::series::{compare_series, SeriesComparisonReport};
@@ -188,17 +188,17 @@ pub fn compare_kept(
     in_pool(|| compare_documents(&docs, opts, settings))
 }
 
-/// Part of [`compare_kept`]: only the named suites, the pooled items only
-/// with `pooled` (`compare_documents_part`).
+/// Part of [`compare_kept`]: only the named suites (all when `None`), the
+/// pooled items only with `pooled` (`compare_documents_part`).
 pub fn compare_kept_part(
     files: &[&KeptFile],
     opts: &Options,
     settings: CompareSettings,
-    suites: &[String],
+    suites: Option<&[String]>,
     pooled: bool,
 ) -> ComparisonReport {
     let docs: Vec<_> = files.iter().map(|f| f.entry()).collect();
-    in_pool(|| compare_documents_part(&docs, opts, settings, Some(suites), pooled))
+    in_pool(|| compare_documents_part(&docs, opts, settings, suites, pooled))
 }
 
 /// Kept files as one campaign (`campaign_files` without reading them).

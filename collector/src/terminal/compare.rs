@@ -6,7 +6,7 @@
 //! field. Formatting only: every number and verdict comes from the analysis.
 
 use super::numbers::{ci_with, factor, level, pct, sig};
-use super::table::{cell_title, subtitle, Table};
+use super::table::{cell_title, csv, csv_num as num, json_word, md, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::compare::{
     ItemComparison, PairComparison, Rule, SuiteComparison, Verdict,
@@ -409,13 +409,6 @@ fn render_pooled(out: &mut String, r: &ComparisonReport) {
     t.render(out);
 }
 
-/// A Markdown cell: pipes escaped, line breaks and control characters out.
-fn md(text: &str) -> String {
-    super::table::clean(text)
-        .replace('|', "\\|")
-        .replace('\n', " ")
-}
-
 /// The comparison as Markdown: the files, then per suite a table of items
 /// with values and ratios as `estimate unit [lo, hi]`, p and the verdict.
 pub(crate) fn render_markdown(r: &ComparisonReport, only_different: bool) -> String {
@@ -492,19 +485,6 @@ pub(crate) fn render_markdown(r: &ComparisonReport, only_different: bool) -> Str
     out
 }
 
-/// A CSV field, quoted when it needs to be (RFC 4180).
-fn csv(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-fn num(x: Option<f64>) -> String {
-    x.map(|v| format!("{v}")).unwrap_or_default()
-}
-
 /// The comparison as CSV, one row per item and compared file, numbers in
 /// the item's unit at full precision.
 pub(crate) fn render_csv(r: &ComparisonReport, only_different: bool) -> String {
@@ -521,7 +501,7 @@ pub(crate) fn render_csv(r: &ComparisonReport, only_different: bool) -> String {
                     csv(&s.suite),
                     csv(&it.key),
                     csv(&it.unit),
-                    to_word(serde_json::to_value(it.quantity)),
+                    json_word(serde_json::to_value(it.quantity)),
                     csv(name(p.baseline)),
                     csv(name(p.file)),
                     num(base.map(|e| e.estimate)),
@@ -535,9 +515,9 @@ pub(crate) fn render_csv(r: &ComparisonReport, only_different: bool) -> String {
                     num(p.ratio.as_ref().map(|c| c.hi)),
                     num(p.test.map(|t| t.p_value)),
                     p.rule
-                        .map(|r| to_word(serde_json::to_value(r)))
+                        .map(|r| json_word(serde_json::to_value(r)))
                         .unwrap_or_default(),
-                    to_word(serde_json::to_value(p.verdict)),
+                    json_word(serde_json::to_value(p.verdict)),
                     num(p.relative_difference),
                     p.lower.map(|i| csv(name(i))).unwrap_or_default(),
                 ];
@@ -548,41 +528,23 @@ pub(crate) fn render_csv(r: &ComparisonReport, only_different: bool) -> String {
     out
 }
 
-/// An enum as its JSON word (`within_threshold`, `rank_test`, `time`).
-fn to_word(v: serde_json::Result<serde_json::Value>) -> String {
-    v.ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-/// The items `--fail-if-slower PCT` trips on: time-like items shown slower
-/// than the baseline (different or within the threshold) by more than
-/// `share` (0.05 = 5 %) in their ratio. (suite, item, file, ratio).
+/// The items `--fail-if-slower PCT` trips on (the rule is the analysis'
+/// `ComparisonReport::slower_than`), one line each: suite, item, file and
+/// ratio.
 pub(crate) fn slower_than(r: &ComparisonReport, share: f64) -> Vec<String> {
-    let mut out = Vec::new();
-    for s in &r.suites {
-        for it in &s.items {
-            if it.quantity != Quantity::Time {
-                continue;
-            }
-            for p in &it.against_baseline {
-                let shown = matches!(p.verdict, Verdict::Different | Verdict::WithinThreshold);
-                let slower = p.lower == Some(p.baseline);
-                match &p.ratio {
-                    Some(c) if shown && slower && c.estimate > 1.0 + share => out.push(format!(
-                        "{}: {} is {} slower than {} (ratio {})",
-                        s.suite,
-                        it.key,
-                        letter(p.file),
-                        letter(p.baseline),
-                        ratio_text(Some(p))
-                    )),
-                    _ => {}
-                }
-            }
-        }
-    }
-    out
+    r.slower_than(share)
+        .into_iter()
+        .map(|s| {
+            format!(
+                "{}: {} is {} slower than {} (ratio {})",
+                s.suite.suite,
+                s.item.key,
+                letter(s.pair.file),
+                letter(s.pair.baseline),
+                ratio_text(Some(s.pair))
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use super::compare::{est_text, p_text, ratio_text, verdict_words};
 use super::numbers::{level, sig};
-use super::table::{cell_title, subtitle, Table};
+use super::table::{cell_title, csv, csv_num as num, json_word, md, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::compare::series::{ReferenceChoice, RelativeSpeed, SeriesGroup};
 use tickbook_analysis::report::compare::{ItemComparison, PairComparison, Verdict};
@@ -166,13 +166,6 @@ pub(crate) fn render(r: &SeriesComparisonReport, only_different: bool) -> String
     out
 }
 
-/// A Markdown cell: pipes escaped, line breaks out.
-fn md(text: &str) -> String {
-    super::table::clean(text)
-        .replace('|', "\\|")
-        .replace('\n', " ")
-}
-
 pub(crate) fn render_markdown(r: &SeriesComparisonReport, only_different: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "## Series comparison: `{}`", md(&r.file.name));
@@ -203,18 +196,6 @@ pub(crate) fn render_markdown(r: &SeriesComparisonReport, only_different: bool) 
     out
 }
 
-fn csv(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-fn num(x: Option<f64>) -> String {
-    x.map(|v| format!("{v}")).unwrap_or_default()
-}
-
 /// One row per compared series, numbers in the unit at full precision.
 pub(crate) fn render_csv(r: &SeriesComparisonReport, only_different: bool) -> String {
     let mut out = String::from(
@@ -239,10 +220,7 @@ pub(crate) fn render_csv(r: &SeriesComparisonReport, only_different: bool) -> St
                 num(p.ratio.as_ref().map(|c| c.lo)),
                 num(p.ratio.as_ref().map(|c| c.hi)),
                 num(p.test.map(|t| t.p_value)),
-                serde_json::to_value(p.verdict)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
+                json_word(serde_json::to_value(p.verdict)),
                 num(s.map(|s| s.ratio)),
                 num(s.and_then(|s| s.error)),
             ];

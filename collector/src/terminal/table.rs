@@ -1,6 +1,7 @@
 //! Tables and titles of the terminal renderer: a cell's title line, a
-//! table's title, columns aligned (numbers right, text left), and control
-//! characters from files shown escaped.
+//! table's title, columns aligned (numbers right, text left), control
+//! characters from files shown escaped, and the cells of Markdown and CSV
+//! tables (`--format md|csv`).
 
 use std::fmt::Write as _;
 
@@ -33,6 +34,33 @@ pub(crate) fn clean(text: &str) -> String {
             }
         })
         .collect()
+}
+
+/// A Markdown table cell (`--format md`): control characters escaped as
+/// by `clean`, pipes escaped, line breaks out.
+pub(crate) fn md(text: &str) -> String {
+    clean(text).replace('|', "\\|").replace('\n', " ")
+}
+
+/// A CSV field (`--format csv`), quoted when it needs to be (RFC 4180).
+pub(crate) fn csv(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// A CSV number at full precision; empty when there is none.
+pub(crate) fn csv_num(x: Option<f64>) -> String {
+    x.map(|v| format!("{v}")).unwrap_or_default()
+}
+
+/// An enum as its JSON word (`within_threshold`, `rank_test`, `time`).
+pub(crate) fn json_word(v: serde_json::Result<serde_json::Value>) -> String {
+    v.ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// `clean` line by line: the output's own line breaks kept.

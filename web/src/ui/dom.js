@@ -41,8 +41,9 @@ let idle = [];
 /**
  * A placeholder now, filled with `build()`'s nodes in a later task: a big
  * cell's lower sections (long tables, lists, the clustering) are built one
- * per frame (drainLater), so attaching it is not one long main-thread task (a 250-series
- * Samples cell took 200 ms to build and then laid out 11,000 boxes at once).
+ * per frame (drainLater), so attaching it is not one long main-thread task (a
+ * Samples cell of hundreds of series, built and laid out at once, is thousands
+ * of boxes in one task).
  * A placeholder no longer in the page when its turn comes is skipped.
  */
 export function later(build) {

@@ -6,14 +6,12 @@
 // least loaded by bytes when it comes), and every worker keeps a copy of
 // every file, read as it comes (worker.js `store` with `keep`), so that a
 // comparison's suites can be spread over them (`compare`: a part each,
-// put back in order) and a campaign run on any. Why, measured on 2 shared
-// cores (scripts/bench-page's 24 files): in one worker the comparison took
-// ~49 s after the last analysis, of which the wasm spent ~11 s reading the
-// files again (now read once), ~19 s on the run suites and ~37 s on the
-// samples suite (its hierarchical bootstraps); two workers compare the
-// samples suite beside the others (~43 s: the samples suite alone is now
-// the longest part) and analyse the files two at a time (all 24 analysed in
-// ~150 s, ~190 s with one). Results never depend on the number of workers:
+// put back in order) and a campaign run on any. Why: the comparison of
+// many files is dominated by a few dear suites (the samples suite's
+// hierarchical bootstraps above all), which one worker computes one after
+// another while the others wait; with a worker per core, those suites run
+// side by side and the files are analysed several at a time
+// (scripts/bench-page prints the times). Results never depend on the number of workers:
 // a file's report is computed by one worker whole, and each compared suite
 // is computed alone (analysis/tests/kept.rs: the parts equal the whole).
 

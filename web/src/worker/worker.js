@@ -17,6 +17,11 @@
 //      spreads a comparison's suites over its workers)
 //      {type: 'call', id, fn: 'compareSeries', args: [id, options, reference, warmUps]}
 //      {type: 'call', id, fn: 'campaign', args: [ids, options]}  (campaign.js)
+//      {type: 'call', id, fn: 'nativeComparison', args: [browser, native, options]}  (native.js)
+//      {type: 'call', id, fn: 'fileBytes', args: [id]}  (a loaded file's bytes, export.js)
+//      {type: 'call', id, fn: 'dtwBench', args: [n, stepPattern, band]}  (trace.js)
+//      {type: 'call', id, fn: 'checkOptions', args: [options]}  (a link's options, state.js)
+//      {type: 'call', id, fn: 'checkSize', args: [name, size]}  (before a file is read, main.js)
 //      {type: 'analyze', id, name, buffer, store: true, keep?, options?}  (keep the
 //      bytes only: a restarted worker gets the files back this way, see
 //      Analyzer.cancel; with `keep`, read them now within `options`' limits: the
@@ -273,9 +278,9 @@ const BATCH = 80;
  * each batch's rows posted as a growing Samples cell, then the whole report
  * (wasm keptReport: the batches' series and the clustering, which needs them
  * all), equal to `analyze`'s, less the rows the page has: its cell with no
- * series, named in `grown` (the page puts the parts' rows back; reading a
- * 1,000-series cell again took the main thread ~150 ms). Null for any
- * other file.
+ * series, named in `grown` (the page puts the parts' rows back: sent again,
+ * a big cell's rows would be read on the main thread a second time, in one
+ * long task). Null for any other file.
  */
 function analyzeSamples(id, options) {
   let batch = samplesBatch(id, options, FIRST_BATCH);

@@ -6,6 +6,7 @@ mod calibration;
 mod data;
 pub mod published;
 pub mod report;
+mod row;
 
 pub use data::*;
 pub use report::*;

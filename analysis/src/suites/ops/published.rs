@@ -15,7 +15,7 @@
 //! other (no value agrees with all of them), is not comparable and says why;
 //! it is never counted.
 
-use super::report::OpRow;
+use super::row::OpRow;
 use crate::format::Host;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

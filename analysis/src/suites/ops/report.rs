@@ -26,6 +26,7 @@ use serde::Serialize;
 
 pub use super::calibration::*;
 pub use super::published::PublishedComparison;
+pub use super::row::OpRow;
 
 impl ReferenceClock {
     /// This clock's ns-per-op estimate of one operation.
@@ -86,26 +87,6 @@ pub struct CoreClockRow {
     /// Core clock in Hz (counter Hz × cycles per tick), when the counter
     /// frequency is known.
     pub core_hz: Option<f64>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct OpRow {
-    pub name: String,
-    pub group: String,
-    pub form: String,
-    pub implementation: String,
-    pub instruction: Option<String>,
-    pub available: bool,
-    pub unavailable_reason: Option<String>,
-    /// ns per operation by the portable clock: median over repetitions of
-    /// (t(2n) − t(n)) / n, with a bootstrap CI.
-    pub portable_ns: Option<BootstrapCi>,
-    /// Counter ticks per operation, likewise.
-    pub counter_ticks: Option<BootstrapCi>,
-    /// `counter_ticks` in ns (× 10⁹ / counter Hz).
-    pub counter_ns: Option<BootstrapCi>,
-    /// `counter_ticks` in core cycles (÷ ticks per cycle).
-    pub core_cycles: Option<BootstrapCi>,
 }
 
 #[derive(Debug, Clone, Serialize)]
