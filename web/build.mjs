@@ -46,15 +46,7 @@ const cellsPlugin = {
     const dir = path.join(web, 'src', 'cells');
     b.onResolve({ filter: /^tickbook:cells$/ }, () => ({ path: 'cells', namespace: 'tickbook-cells' }));
     b.onLoad({ filter: /.*/, namespace: 'tickbook-cells' }, async () => {
-      const names = [];
-      for (const e of await readdir(dir, { withFileTypes: true })) {
-        if (!e.isDirectory()) continue;
-        try {
-          await access(path.join(dir, e.name, 'index.js'));
-          names.push(e.name);
-        } catch { /* a folder without a cell (none today) */ }
-      }
-      names.sort();
+      const names = await folderModules(dir);
       // `viewFields` is imported only from the cells that export it (esbuild
       // warns of a namespace member that does not exist).
       const hasFields = await Promise.all(names.map(async (n) =>
@@ -68,6 +60,40 @@ const cellsPlugin = {
     });
   },
 };
+
+/**
+ * `import ACROSS from 'tickbook:across'` (app/across.js): every
+ * web/src/across/<name>/index.js module, by its folder's name, so that a cell
+ * across files is found by the name the analysis lists it by
+ * (report::across) and the page keeps no list of them.
+ */
+const acrossPlugin = {
+  name: 'tickbook-across',
+  setup(b) {
+    const dir = path.join(web, 'src', 'across');
+    b.onResolve({ filter: /^tickbook:across$/ }, () => ({ path: 'across', namespace: 'tickbook-across' }));
+    b.onLoad({ filter: /.*/, namespace: 'tickbook-across' }, async () => {
+      const names = await folderModules(dir);
+      const lines = names.map((n, i) => `import * as across${i} from ${JSON.stringify(`./${n}/index.js`)};`);
+      const modules = names.map((n, i) => `${JSON.stringify(n)}: across${i}`);
+      const contents = `${lines.join('\n')}\nexport default { ${modules.join(', ')} };\n`;
+      return { contents, resolveDir: dir, watchDirs: [dir] };
+    });
+  },
+};
+
+/** The folders of `dir` that hold an index.js, sorted. */
+async function folderModules(dir) {
+  const names = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    try {
+      await access(path.join(dir, e.name, 'index.js'));
+      names.push(e.name);
+    } catch { /* a folder without a module (none today) */ }
+  }
+  return names.sort();
+}
 
 /**
  * One bundle as text, no imports left: the page as an ES module, the worker
@@ -89,7 +115,7 @@ async function bundle(entry, format) {
     charset: 'ascii',
     legalComments: 'eof',
     logLevel: 'warning',
-    plugins: [cellsPlugin],
+    plugins: [cellsPlugin, acrossPlugin],
   });
   return out.outputFiles[0].text;
 }

@@ -7,7 +7,8 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use tickbook_analysis::limits::Limits;
-use tickbook_analysis::report::kept::{self, KeptFile};
+use tickbook_analysis::report::across;
+use tickbook_analysis::report::kept::KeptFile;
 use tickbook_analysis::report::{
     analyze_bytes, apply_calibration, CalibrationFit, OpsView, Options, ReportView,
 };
@@ -105,100 +106,40 @@ pub fn samples_batch(id: &str, options: JsValue, count: u32) -> Result<JsValue, 
     with_kept(id, |f| to_js(&f.samples_batch(&opts, count as usize)))
 }
 
-/// The kept files `ids` (in that order) side by side: `compare` without
-/// reading them again. An id not kept is left out.
-#[wasm_bindgen(js_name = compareKept)]
-pub fn compare_kept(
+/// The cell across files `name` (report::across) of the kept files `ids`
+/// (in that order; an id not kept is left out), with `params` as the cell
+/// takes them (undefined for its defaults): the same report `tickbook
+/// analyze` prints with `--json` for that cell (`--compare`, `--campaign`,
+/// `--native`, `--compare-series`). Throws with the reason when the cell
+/// refuses the files or the parameters.
+#[wasm_bindgen(js_name = acrossKept)]
+pub fn across_kept(
+    name: &str,
     ids: Vec<String>,
     options: JsValue,
-    pool: bool,
-    warm_ups: bool,
+    params: JsValue,
 ) -> Result<JsValue, JsError> {
     let opts = options_from_js(options)?;
+    let params: serde_json::Value = if params.is_undefined() || params.is_null() {
+        serde_json::Value::Null
+    } else {
+        serde_wasm_bindgen::from_value(params)
+            .map_err(|e| JsError::new(&format!("bad parameters for the cell {name:?}: {e}")))?
+    };
     KEPT.with(|k| {
         let k = k.borrow();
         let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
-        to_js(&kept::compare_kept(
-            &files,
-            &opts,
-            tickbook_analysis::report::CompareSettings { pool, warm_ups },
-        ))
-    })
-}
-
-/// Part of `compareKept` (report::kept::compare_kept_part): only the
-/// suites named in `suites`, the pooled items only with `pooled`. The page
-/// spreads a comparison's suites over its workers and puts the parts back
-/// in order.
-#[wasm_bindgen(js_name = compareKeptPart)]
-pub fn compare_kept_part(
-    ids: Vec<String>,
-    options: JsValue,
-    pool: bool,
-    warm_ups: bool,
-    suites: Vec<String>,
-    pooled: bool,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    KEPT.with(|k| {
-        let k = k.borrow();
-        let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
-        to_js(&kept::compare_kept_part(
-            &files,
-            &opts,
-            tickbook_analysis::report::CompareSettings { pool, warm_ups },
-            Some(&suites),
-            pooled,
-        ))
-    })
-}
-
-/// The kept files `ids` as one campaign: `campaign` without reading them again.
-#[wasm_bindgen(js_name = campaignKept)]
-pub fn campaign_kept(ids: Vec<String>, options: JsValue) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    KEPT.with(|k| {
-        let k = k.borrow();
-        let files: Vec<&KeptFile> = ids.iter().filter_map(|id| k.get(id)).collect();
-        to_js(&kept::campaign_kept(&files, &opts))
-    })
-}
-
-/// A kept browser measurement against a kept native `ops` run of the same
-/// machine (`tickbook analyze BROWSER --native OPS`): each wasm operation
-/// beside its native counterpart, the ratios and the regression.
-#[wasm_bindgen(js_name = nativeComparisonKept)]
-pub fn native_comparison_kept(
-    browser: &str,
-    native: &str,
-    options: JsValue,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    KEPT.with(|k| {
-        let k = k.borrow();
-        let (Some(b), Some(n)) = (k.get(browser), k.get(native)) else {
-            return Err(JsError::new("the file is not kept in the analysis"));
-        };
-        let r = kept::native_comparison_kept(b, n, &opts).map_err(|e| JsError::new(&e))?;
+        let r = across::across_kept(name, &files, &opts, params).map_err(|e| JsError::new(&e))?;
         to_js(&r)
     })
 }
 
-/// One kept file's series against a reference series: `compareSeries`
-/// without reading it again.
-#[wasm_bindgen(js_name = compareSeriesKept)]
-pub fn compare_series_kept(
-    id: &str,
-    options: JsValue,
-    reference: Option<String>,
-    warm_ups: bool,
-) -> Result<JsValue, JsError> {
-    let opts = options_from_js(options)?;
-    with_kept(id, |f| {
-        let r = kept::compare_series_kept(f, reference.as_deref(), &opts, warm_ups)
-            .map_err(|e| JsError::new(&e))?;
-        to_js(&r)
-    })
+/// The cells across files in the page's order, `[{name, title, needs}, …]`
+/// (`report::across::across_list`): the page gives each a slot and asks for
+/// it with `acrossKept` when the loaded files meet its `needs`.
+#[wasm_bindgen(js_name = acrossCells)]
+pub fn across_cells() -> Result<JsValue, JsError> {
+    to_js(&across::across_list())
 }
 
 /// The Bernoulli trial planner (eq. 5) for any inputs: an event of

@@ -8,8 +8,7 @@
 
 use crate::load::{criterion_baselines, load_inputs, read_file};
 use crate::terminal::{
-    clean_lines, render_campaign, render_comparison, render_csv, render_file, render_markdown,
-    render_native, render_series, render_series_csv, render_series_markdown, slower_than,
+    clean_lines, render_campaign, render_compare, render_file, render_native, slower_than, Style,
 };
 use clap::Args;
 use rayon::prelude::*;
@@ -17,12 +16,13 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tickbook_analysis::read::{read_document_within, Document, ReadError};
-use tickbook_analysis::report::campaign::campaign_files;
-use tickbook_analysis::report::compare::{compare_files_with, compare_sides, CompareSettings};
+use tickbook_analysis::report::across::compare::{CompareParams, CompareReport};
+use tickbook_analysis::report::across::{Across, Campaign, Compare, Native};
+use tickbook_analysis::report::compare::{compare_sides, CompareSettings};
+use tickbook_analysis::report::kept::KeptFile;
 use tickbook_analysis::report::{
     analyze_bytes, apply_calibration, CalibrationFit, FileReport, OpsView, Options, ReferenceClock,
 };
-use tickbook_analysis::report::{compare_series_bytes, native_comparison_bytes, ComparisonReport};
 use tickbook_analysis::stats::bootstrap::BootstrapOptions;
 use tickbook_analysis::stats::cluster::Linkage;
 use tickbook_analysis::stats::QuantileType;
@@ -400,7 +400,8 @@ fn unreadable(name: &str, message: &str, opts: &Options) -> FileReport {
     r
 }
 
-/// `--compare-series`: one file's series against a reference series.
+/// `--compare-series`: one file's series against a reference series (the
+/// Comparison cell across files, of one file).
 fn compare_series(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     let inputs = load_inputs(&args.files, &opts.limits);
     let [input] = &inputs[..] else {
@@ -417,30 +418,37 @@ fn compare_series(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let report = match compare_series_bytes(
-        &input.name,
-        bytes,
-        args.reference.as_deref(),
-        opts,
-        args.warm_ups,
-    ) {
-        Ok(r) => r,
+    let file = KeptFile::read(&input.name, bytes, opts);
+    let params = CompareParams {
+        series: true,
+        reference: args.reference.clone(),
+        warm_ups: args.warm_ups,
+        ..CompareParams::default()
+    };
+    match Compare::compute(&[&file], opts, &params) {
+        Ok(report) => print_compare(args, &report, false),
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
+    }
+}
+
+/// The Comparison cell (files side by side or one file's series) as
+/// `--format` asks.
+fn print_compare(args: &AnalyzeArgs, report: &CompareReport, failed: bool) -> ExitCode {
     let format = if args.json { Format::Json } else { args.format };
+    let style = match format {
+        Format::Md => Style::Markdown,
+        Format::Csv => Style::Csv,
+        Format::Text | Format::Json => Style::Text,
+    };
     print_report(
-        &report,
+        report,
         format == Format::Json,
         "the comparison",
-        false,
-        |r| match format {
-            Format::Md => render_series_markdown(r, args.only_different),
-            Format::Csv => render_series_csv(r, args.only_different),
-            _ => clean_lines(&render_series(r, args.only_different)),
-        },
+        failed,
+        |r| render_compare(r, style, args.only_different),
     )
 }
 
@@ -479,23 +487,24 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         warm_ups: args.warm_ups,
     };
     let (report, failed) = if args.vs.is_empty() {
-        compare_inputs(args, opts, settings)
+        match compare_inputs(args, opts, settings) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
     } else {
         let (sides, failed) = read_sides(args, opts);
-        (compare_sides(&sides, opts, settings), failed)
+        (
+            CompareReport::Files(compare_sides(&sides, opts, settings)),
+            failed,
+        )
     };
-    let format = if args.json { Format::Json } else { args.format };
-    let code = print_report(
-        &report,
-        format == Format::Json,
-        "the comparison",
-        failed,
-        |r| match format {
-            Format::Md => render_markdown(r, args.only_different),
-            Format::Csv => render_csv(r, args.only_different),
-            _ => clean_lines(&render_comparison(r, args.only_different)),
-        },
-    );
+    let code = print_compare(args, &report, failed);
+    let CompareReport::Files(report) = report else {
+        return code;
+    };
     // An unreadable file fails the run first: the gate saw only part of it.
     let Some(share) = args.fail_if_slower.filter(|_| !failed) else {
         return code;
@@ -516,35 +525,51 @@ fn compare(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
 }
 
 /// `--compare FILE…`: files and folders read as `analyze` reads them (a
-/// Criterion.rs folder's saved baseline beside its latest run), compared.
+/// Criterion.rs folder's saved baseline beside its latest run), compared
+/// (the Comparison cell across files).
 fn compare_inputs(
     args: &AnalyzeArgs,
     opts: &Options,
     settings: CompareSettings,
-) -> (ComparisonReport, bool) {
-    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut failed = false;
+) -> Result<(CompareReport, bool), String> {
     let inputs = criterion_baselines(&args.files, &opts.limits)
         .unwrap_or_else(|| load_inputs(&args.files, &opts.limits));
+    let (files, mut failed) = read_inputs(inputs, opts);
+    let refs: Vec<&KeptFile> = files.iter().collect();
+    let params = CompareParams {
+        pool: settings.pool,
+        warm_ups: settings.warm_ups,
+        ..CompareParams::default()
+    };
+    let report = Compare::compute(&refs, opts, &params)?;
+    if let CompareReport::Files(r) = &report {
+        for f in r.files.iter().filter(|f| !f.ok) {
+            failed = true;
+            eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
+        }
+    }
+    Ok((report, failed))
+}
+
+/// Inputs read and kept, as the page keeps its files; those that could not
+/// be opened get one line each on stderr (and the second value is true).
+fn read_inputs(inputs: Vec<crate::load::Input>, opts: &Options) -> (Vec<KeptFile>, bool) {
+    let mut files = Vec::new();
+    let mut failed = false;
     for input in inputs {
         match input.bytes {
-            Ok(b) => read.push((input.name, b)),
+            Ok(b) => files.push(KeptFile::read(&input.name, &b, opts)),
             Err(e) => {
                 eprintln!("error: {}: {e}", input.name);
                 failed = true;
             }
         }
     }
-    let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
-    let report = compare_files_with(&entries, opts, settings);
-    for f in report.files.iter().filter(|f| !f.ok) {
-        failed = true;
-        eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));
-    }
-    (report, failed)
+    (files, failed)
 }
 
-/// `--native`: one browser file against a native `ops` file.
+/// `--native`: one browser file against a native `ops` file (the cell
+/// across files WebAssembly against native).
 fn native_comparison(args: &AnalyzeArgs, native: &std::path::Path, opts: &Options) -> ExitCode {
     let mut inputs = load_inputs(&args.files, &opts.limits);
     inputs.extend(load_inputs(
@@ -566,7 +591,11 @@ fn native_comparison(args: &AnalyzeArgs, native: &std::path::Path, opts: &Option
             return ExitCode::FAILURE;
         }
     };
-    let report = match native_comparison_bytes((&browser.name, b), (&native.name, n), opts) {
+    let files = [
+        KeptFile::read(&browser.name, b, opts),
+        KeptFile::read(&native.name, n, opts),
+    ];
+    let report = match Native::compute(&[&files[0], &files[1]], opts, &Default::default()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -579,25 +608,22 @@ fn native_comparison(args: &AnalyzeArgs, native: &std::path::Path, opts: &Option
     })
 }
 
-/// `--campaign`: the files as one campaign, in the terminal or as JSON.
+/// `--campaign`: the files as one campaign (the cell across files), in the
+/// terminal or as JSON.
 fn campaign(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
     if matches!(args.format, Format::Md | Format::Csv) {
         eprintln!("error: --format md and csv are for --compare; a campaign is text or json");
         return ExitCode::from(2);
     }
-    let mut read: Vec<(String, Vec<u8>)> = Vec::new();
-    let mut failed = false;
-    for input in load_inputs(&args.files, &opts.limits) {
-        match input.bytes {
-            Ok(b) => read.push((input.name, b)),
-            Err(e) => {
-                eprintln!("error: {}: {e}", input.name);
-                failed = true;
-            }
+    let (files, mut failed) = read_inputs(load_inputs(&args.files, &opts.limits), opts);
+    let refs: Vec<&KeptFile> = files.iter().collect();
+    let report = match Campaign::compute(&refs, opts, &Default::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
         }
-    }
-    let entries: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
-    let report = campaign_files(&entries, opts);
+    };
     for f in report.files.iter().filter(|f| !f.ok) {
         failed = true;
         eprintln!("error: {}", f.error.as_deref().unwrap_or("unreadable"));

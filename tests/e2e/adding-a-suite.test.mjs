@@ -10,10 +10,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve, openBrowser, waitForFiles } from './harness.mjs';
-import { copyOfRepository, fencedBlocks, root } from './walkthrough.mjs';
+import { COPY_TARGET, buildCopyPage, copyOfRepository, fencedBlocks, root } from './walkthrough.mjs';
 
 /** The doc's fenced blocks, in order: { lang, code }. */
 function blocks() {
@@ -68,7 +68,7 @@ test('adding a suite as docs/adding-a-suite.md says touches only its places, bui
     ], 'the suite touches its folder, its collector module, its terminal file, its cell and one line (+ mod and match arm) in each of three registries');
 
     // Its own target folder beside the repository's, so a second run is warm.
-    const target = join(root, 'target', 'adding-a-suite');
+    const target = COPY_TARGET;
     const built = spawnSync('cargo', ['build', '-q', '-p', 'tickbook'], { cwd: dir, env: { ...process.env, CARGO_TARGET_DIR: target }, encoding: 'utf8' });
     assert.equal(built.status, 0, `the copy builds:\n${built.stderr}`);
     const bin = join(target, 'debug', 'tickbook');
@@ -94,19 +94,11 @@ test('adding a suite as docs/adding-a-suite.md says touches only its places, bui
 
     // The copy's page: its wasm (the same target folder) and its bundle, as
     // scripts/build-web makes them; the build finds the new cell folder.
-    const env = { ...process.env, CARGO_TARGET_DIR: target };
-    const wasm = spawnSync('cargo', ['build', '-q', '-p', 'tickbook-analysis-wasm', '-p', 'tickbook-browser-measure', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], { cwd: dir, env, encoding: 'utf8' });
-    assert.equal(wasm.status, 0, `the copy's wasm builds:\n${wasm.stderr}`);
-    for (const crate of ['tickbook_analysis_wasm', 'tickbook_browser_measure']) {
-      execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', join(dir, 'web/pkg'), '--no-typescript',
-        join(target, `wasm32-unknown-unknown/wasm/${crate}.wasm`)], { stdio: 'pipe' });
-    }
-    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-    execFileSync('node', [join(dir, 'web/build.mjs')], { cwd: dir, stdio: 'pipe' });
+    const webRoot = buildCopyPage(dir);
     const results = join(dir, 'results');
     mkdirSync(results);
     writeFileSync(join(results, 'yield.json'), readFileSync(out));
-    const server = await serve(results, { bin, webRoot: join(dir, 'web/dist') });
+    const server = await serve(results, { bin, webRoot });
     const browser = await openBrowser(server.url);
     try {
       const { page, problems } = browser;

@@ -1,8 +1,10 @@
-// What the walkthrough tests share (adding-a-suite, adding-a-format): a
-// doc's fenced blocks, and a copy of the committed repository, itself a git
-// repository so that the files a walkthrough changes can be counted.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What the walkthrough tests share (adding-a-suite, adding-a-format,
+// adding-a-cell-across-files): a doc's fenced blocks, a copy of the
+// committed repository, itself a git repository so that the files a
+// walkthrough changes can be counted, and the copy's page built.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,4 +39,25 @@ export function copyOfRepository(prefix) {
   };
   const edit = (rel, fn) => write(rel, fn(readFileSync(join(dir, rel), 'utf8')));
   return { dir, git, write, edit };
+}
+
+// The copies' target folder, beside the repository's: shared by the
+// walkthroughs, so their dependencies are built once and a second run is warm.
+export const COPY_TARGET = join(root, 'target', 'adding-a-suite');
+
+/**
+ * The page of the copy in `dir`, as scripts/build-web builds it: its wasm
+ * (in COPY_TARGET) and its bundle. Returns its web root (`dir`/web/dist).
+ */
+export function buildCopyPage(dir) {
+  const env = { ...process.env, CARGO_TARGET_DIR: COPY_TARGET };
+  const wasm = spawnSync('cargo', ['build', '-q', '-p', 'tickbook-analysis-wasm', '-p', 'tickbook-browser-measure', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm'], { cwd: dir, env, encoding: 'utf8' });
+  assert.equal(wasm.status, 0, `the copy's wasm builds:\n${wasm.stderr}`);
+  for (const crate of ['tickbook_analysis_wasm', 'tickbook_browser_measure']) {
+    execFileSync('wasm-bindgen', ['--target', 'web', '--out-dir', join(dir, 'web/pkg'), '--no-typescript',
+      join(COPY_TARGET, `wasm32-unknown-unknown/wasm/${crate}.wasm`)], { stdio: 'pipe' });
+  }
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync('node', [join(dir, 'web/build.mjs')], { cwd: dir, stdio: 'pipe' });
+  return join(dir, 'web/dist');
 }

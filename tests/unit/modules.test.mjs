@@ -1,7 +1,8 @@
 // The page's modules (web/src) read as text: how they depend on each other
 // and what they export. The layout this checks is ARCHITECTURE.md's: ui/
 // (shared helpers) depends on nothing else of the page, a cell on ui/ and
-// other cells, the worker on ui/ and the wasm glue, app/ on everything; no
+// other cells, a cell across files on ui/ and its own folder, the worker on
+// ui/ and the wasm glue, app/ on everything; no
 // import cycles; no export that nothing imports; and no module but a suite's
 // own cell folder names suites (the notebook finds a cell by its name).
 
@@ -80,13 +81,14 @@ test('every module of the page is where its layer allows it to import from', () 
   const allowed = {
     ui: ['ui'],
     cells: ['ui', 'cells'],
+    across: ['ui', 'across'],
     worker: ['ui', 'worker', 'pkg'],
-    app: ['ui', 'cells', 'worker', 'app'],
+    app: ['ui', 'cells', 'across', 'worker', 'app'],
   };
   const problems = [];
   for (const [file, imports] of graph) {
     const layer = rel(file).split('/')[0];
-    assert.ok(allowed[layer], `${rel(file)}: web/src/${layer}/ is no layer of the page (app, worker, ui, cells)`);
+    assert.ok(allowed[layer], `${rel(file)}: web/src/${layer}/ is no layer of the page (app, worker, ui, cells, across)`);
     for (const { from } of imports) {
       if (!path.isAbsolute(from)) continue; // a package (Observable Plot)
       const target = path.relative(SRC, from).split(path.sep);
@@ -127,7 +129,9 @@ test('every export of the page is imported somewhere (the page, or a test)', () 
     const r = rel(file);
     // A suite's cell is found by its name (the build's `tickbook:cells`): its
     // `build` and `viewFields` are what the page takes from it.
-    const registry = /^cells\/[^/]+\/index\.js$/.test(r) ? ['build', 'viewFields'] : [];
+    // A cell across files likewise (`tickbook:across`): its `update` and `link`.
+    const registry = /^cells\/[^/]+\/index\.js$/.test(r) ? ['build', 'viewFields']
+      : /^across\/[^/]+\/index\.js$/.test(r) ? ['update', 'link'] : [];
     const names = used.get(file) ?? new Set();
     for (const name of exportsOf(file)) {
       if (!names.has(name) && !names.has('*') && !registry.includes(name)) unused.push(`${r}: ${name}`);

@@ -244,8 +244,10 @@ test('a suite is named, as a string, only in its own places', () => {
 
 test('every repository path a comment or doc names exists', () => {
   const stale = [];
-  // The walkthroughs of adding a suite and a format and their tests name the files they add.
-  const example = new Set(['tests/unit/tidy.test.mjs', 'docs/adding-a-suite.md', 'tests/e2e/adding-a-suite.test.mjs', 'tests/e2e/adding-a-format.test.mjs']);
+  // The walkthroughs of adding a suite, a format and a cell across files, and
+  // their tests, name the files they add.
+  const example = new Set(['tests/unit/tidy.test.mjs', 'docs/adding-a-suite.md', 'tests/e2e/adding-a-suite.test.mjs', 'tests/e2e/adding-a-format.test.mjs',
+    'docs/adding-a-cell-across-files.md', 'tests/e2e/adding-a-cell-across-files.test.mjs']);
   for (const path of textFiles.filter((p) => !example.has(p))) {
     read(path).split('\n').forEach((line, i) => {
       for (const [named] of line.matchAll(/\b(?:web\/src|analysis\/src|collector\/src|measure\/src)\/[\w/.-]*\w\.(?:js|rs)\b/g)) {

@@ -70,6 +70,11 @@ impl KeptFile {
         &self.name
     }
 
+    /// The document, or `None` when the file could not be read.
+    pub fn document(&self) -> Option<&Document> {
+        self.doc.as_ref().ok()
+    }
+
     /// Whether a request with `opts` can use this reading.
     pub fn read_within(&self, opts: &Options) -> bool {
         self.read_with.limits == opts.limits

@@ -10,6 +10,8 @@ use crate::suites::samples::Samples;
 use crate::suites::{registry, Context, Suite};
 use serde::Serialize;
 
+/// Cells across files: their registry.
+pub mod across;
 /// Many files of one configuration from several machines as one campaign.
 pub mod campaign;
 /// Several files side by side, and pooled executions.

@@ -1,5 +1,5 @@
 //! `tickbook analyze --compare` in the terminal: the page's Comparison cell
-//! (web/src/cells/compare.js) as tables — the files, then per suite each item's
+//! (web/src/across/compare/cell.js) as tables — the files, then per suite each item's
 //! estimate in every file and each file against the baseline, the geometric
 //! mean of the ratios, then the pooled executions — and the same rows as a
 //! Markdown table (`--format md`) or CSV (`--format csv`). `--json` has every

@@ -28,13 +28,35 @@ mod table;
 mod trace;
 
 use std::fmt::Write as _;
-use tickbook_analysis::report::{Cell, ComparisonReport, FileReport};
+use tickbook_analysis::report::across::compare::CompareReport;
+use tickbook_analysis::report::{Cell, FileReport};
 
 pub(crate) use table::clean_lines;
 
-/// `--compare`: the page's Comparison cell as text.
-pub(crate) fn render_comparison(r: &ComparisonReport, only_different: bool) -> String {
-    compare::render(r, only_different)
+/// How `--compare` and `--compare-series` print: tables in the terminal,
+/// Markdown (`--format md`) or CSV (`--format csv`).
+#[derive(Clone, Copy)]
+pub(crate) enum Style {
+    Text,
+    Markdown,
+    Csv,
+}
+
+/// `--compare` and `--compare-series`: the page's Comparison cell, of files
+/// side by side or of one file's series.
+pub(crate) fn render_compare(r: &CompareReport, style: Style, only_different: bool) -> String {
+    match (r, style) {
+        (CompareReport::Files(r), Style::Text) => clean_lines(&compare::render(r, only_different)),
+        (CompareReport::Files(r), Style::Markdown) => compare::render_markdown(r, only_different),
+        (CompareReport::Files(r), Style::Csv) => compare::render_csv(r, only_different),
+        (CompareReport::Series(r), Style::Text) => {
+            clean_lines(&compare_series::render(r, only_different))
+        }
+        (CompareReport::Series(r), Style::Markdown) => {
+            compare_series::render_markdown(r, only_different)
+        }
+        (CompareReport::Series(r), Style::Csv) => compare_series::render_csv(r, only_different),
+    }
 }
 
 /// `--campaign`: machines side by side and the variance split.
@@ -49,11 +71,7 @@ pub(crate) fn render_native(r: &tickbook_analysis::report::NativeComparison) -> 
     out
 }
 
-pub(crate) use compare::{render_csv, render_markdown, slower_than};
-pub(crate) use compare_series::{
-    render as render_series, render_csv as render_series_csv,
-    render_markdown as render_series_markdown,
-};
+pub(crate) use compare::slower_than;
 
 /// One file: its header, then every cell the page shows, in the page's
 /// order.

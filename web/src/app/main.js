@@ -1,5 +1,5 @@
-// Entry point: wires the file sources, the analysis worker, the file list and
-// the notebook together.
+// Entry point: wires the file sources, the analysis worker, the file list,
+// the notebook and the cells across files together.
 
 import { Analyzer, failure } from '../worker/analyzer.js';
 import { watchPicker, watchDrops, urlsFromQuery, fromUrls } from './intake.js';
@@ -7,15 +7,14 @@ import { FileList } from './filelist.js';
 import { Notebook } from './notebook.js';
 import { Progress } from '../ui/progress.js';
 import { QUANTILE_TYPES } from '../ui/quantiles.js';
-import { h, clear } from '../ui/dom.js';
-import { compareCell, comparePending, compareFailed, seriesCell } from '../cells/compare.js';
-import { campaignCell, isCampaign } from '../cells/campaign.js';
-import { nativeCell } from '../cells/browser/native.js';
+import { h } from '../ui/dom.js';
+import { AcrossCells } from './across.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import {
-  initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, restoreCompare, declareViewFields,
+  initialState, restoreOptions, restoreViews, trackState, currentState, checkOptions, linkNotice, declareViewFields,
 } from './state.js';
 import { CELL_VIEW_FIELDS } from 'tickbook:cells';
+import ACROSS from 'tickbook:across';
 import { watchExports, setupReportExport } from './export.js';
 import { setupMeasure } from './measure.js';
 import { watchScrollers } from '../ui/scrollcue.js';
@@ -50,30 +49,22 @@ const analyzer = new Analyzer({
   },
 });
 
-// The Comparison cell sits above the per-file cells (compare.js).
-const compareSlot = h('div', { class: 'compare-slot' });
-$('cells').prepend(compareSlot);
-// The Campaign cell sits below it, when the files make a campaign (campaign.js).
-const campaignSlot = h('div', { class: 'campaign-slot' });
-compareSlot.after(campaignSlot);
-let campaignRun = 0; // newest campaign request; older answers are dropped
-// Below that, a browser measurement against each native ops run loaded with it.
-const nativeSlot = h('div', { class: 'native-slot' });
-campaignSlot.after(nativeSlot);
-let nativeRun = 0; // newest request; older answers are dropped
-const compareView = restoreCompare(shared); // the Comparison cell's toggles, from a link (state.js)
-let pool = compareView.pool; // the Comparison cell's pooling toggle
-let warmUps = compareView.warmUps; // its warm-up toggle (the CLI's --warm-ups)
-let seriesReference = compareView.reference; // the reference series of one file's comparison, or null
-let seriesKey = null; // with several files: the one whose series the Comparison cell shows, or null
-let compareRun = 0; // newest comparison request; older answers are dropped
+// The cells across files sit above the per-file cells (across.js).
+const across = new AcrossCells($('cells'), {
+  modules: ACROSS, // each cell across files' module, by its name (web/build.mjs)
+  readable: () => [...files].filter(([, f]) => f.report?.ok).map(([key, f]) => ({ key, name: f.name, report: f.report })),
+  options: () => options,
+  ask: (name, keys, opts, params, how) => analyzer.across(name, keys, opts, params, how),
+  shared,
+});
 let applied = null; // the options of the reports on show (restored by Cancel)
 let drawing = 0; // show() calls whose cells are still being attached
 
 // Files wait for this: a link's options are checked by the analysis first.
-const optionsReady = analyzer.ready.then(async ({ version, defaultOptions, cells }) => {
+const optionsReady = analyzer.ready.then(async ({ version, defaultOptions, cells, across: acrossList }) => {
   $('version').textContent = version;
   notebook.setCells(cells); // the analysis' suite cells (notebook.js)
+  across.setList(acrossList); // and its cells across files
   options = restoreOptions(defaultOptions, shared); // a link's or a report's options (state.js)
   // Each option the analysis refuses falls back to its default, and the page says which.
   options = await checkOptions(options, (o) => analyzer.call('checkOptions', o));
@@ -253,9 +244,7 @@ async function show(key, report) {
   // second would replace the first's table as it was being read.
   if (!analyzer.analyzing && drawing === 0) {
     applied = options;
-    scheduleCompare();
-    scheduleCampaign();
-    scheduleNative();
+    across.schedule();
   }
 }
 
@@ -266,10 +255,7 @@ async function show(key, report) {
  */
 function cancelWork() {
   analyzer.cancel();
-  compareRun += 1;
-  campaignRun += 1;
-  nativeRun += 1;
-  if (compareSlot.querySelector('[data-pending]')) clear(compareSlot);
+  across.cancel();
   if (applied && applied !== options) {
     options = applied;
     syncOptionControls();
@@ -283,149 +269,13 @@ function cancelWork() {
   }
 }
 
-/**
- * Readable files that share a suite with another: the ones a comparison may
- * hold (the analysis compares the suites it can, and leaves out a file that
- * shares none of those: worker.js compareKept).
- */
-function comparable() {
-  const ok = [...files].filter(([, f]) => f.report?.ok);
-  const count = new Map();
-  for (const [, f] of ok) for (const s of new Set(f.report.info?.suites ?? [])) count.set(s, (count.get(s) ?? 0) + 1);
-  return ok.filter(([, f]) => (f.report.info?.suites ?? []).some((s) => count.get(s) >= 2)).map(([key]) => key);
-}
-
-/**
- * One loaded file with series (a samples file or an import): its series are
- * compared with each other (report::compare_series); no cell when it has
- * no two series of one unit.
- */
-async function scheduleSeries(run) {
-  const ok = [...files].filter(([, f]) => f.report?.ok);
-  const [key, f] = ok.length === 1 ? ok[0] : ok.find(([k]) => k === seriesKey) ?? [];
-  if (!f || !(f.report.info?.suites ?? []).includes('samples')) {
-    clear(compareSlot);
-    return;
-  }
-  const opts = options;
-  let cell;
-  try {
-    const report = await analyzer.compareSeries(key, opts, seriesReference, warmUps);
-    if (!report.groups.length) {
-      if (run === compareRun) clear(compareSlot);
-      return;
-    }
-    cell = seriesCell(report, {
-      threshold: opts.threshold,
-      setReference: (name) => { seriesReference = name; scheduleCompare(); },
-      setWarmUps: (on) => { warmUps = on; scheduleCompare(); },
-      back: ok.length > 1 ? () => { seriesKey = null; scheduleCompare(); } : null,
-    });
-  } catch (e) {
-    if (e?.cancelled) return;
-    cell = compareFailed(e?.message ?? String(e));
-  }
-  if (run !== compareRun) return;
-  const focused = document.activeElement?.dataset?.testid;
-  clear(compareSlot).append(cell);
-  if (focused) compareSlot.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
-}
-
-/** Recompute the Comparison cell once every file's analysis is in. */
-async function scheduleCompare() {
-  const run = ++compareRun;
-  // Counted by the tests: loading files asks for one comparison, not one per file.
-  performance.mark('compare asked');
-  const keys = comparable();
-  if (seriesKey != null && !files.get(seriesKey)?.report?.ok) seriesKey = null;
-  if (keys.length < 2 || seriesKey != null) {
-    await scheduleSeries(run);
-    return;
-  }
-  const opts = options;
-  if (!compareSlot.firstChild) compareSlot.append(comparePending(keys.length));
-  let cell;
-  try {
-    const report = await analyzer.compare(keys, opts, pool, warmUps);
-    // No suite the analysis compares is in two of the files: no cell.
-    if (!report.suites.length) {
-      if (run === compareRun) clear(compareSlot);
-      return;
-    }
-    cell = compareCell(report, { threshold: opts.threshold, only: compareView.only, setPool: (on) => { pool = on; scheduleCompare(); },
-      setWarmUps: (on) => { warmUps = on; scheduleCompare(); },
-      // Files whose series can be compared with each other instead.
-      seriesFiles: [...files].filter(([, f]) => f.report?.ok && (f.report.info?.suites ?? []).includes('samples')).map(([key, f]) => ({ key, name: f.name })),
-      showSeries: (key) => { seriesKey = key; scheduleCompare(); } });
-  } catch (e) {
-    if (e?.cancelled) return;
-    cell = compareFailed(e?.message ?? String(e));
-  }
-  if (run !== compareRun) return;
-  const focused = document.activeElement?.dataset?.testid;
-  clear(compareSlot).append(cell);
-  if (focused === 'pool-toggle' || focused === 'warmups-toggle') compareSlot.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
-}
-
-/**
- * Recompute the Campaign cell: the readable files as one campaign, shown
- * when they come from two machines or more, one with several executions.
- */
-async function scheduleCampaign() {
-  const run = ++campaignRun;
-  const keys = [...files].filter(([, f]) => f.report?.ok).map(([key]) => key);
-  if (keys.length < 3) {
-    clear(campaignSlot);
-    return;
-  }
-  let cell = null;
-  try {
-    const report = await analyzer.campaign(keys, options);
-    if (isCampaign(report)) cell = campaignCell(report);
-  } catch (e) {
-    if (e?.cancelled) return;
-    cell = h('section', { class: 'cell error', 'data-testid': 'campaign-failed' }, h('h2', {}, 'Campaign'), h('p', {}, e?.message ?? String(e)));
-  }
-  if (run !== campaignRun) return;
-  clear(campaignSlot);
-  if (cell) campaignSlot.append(cell);
-}
-
-/**
- * Recompute the WebAssembly-against-native cells: each loaded browser
- * measurement against each loaded run with native operations.
- */
-async function scheduleNative() {
-  const run = ++nativeRun;
-  const ok = [...files].filter(([, f]) => f.report?.ok);
-  const browsers = ok.filter(([, f]) => f.report.browser);
-  const natives = ok.filter(([, f]) => f.report.ops);
-  const cells = [];
-  for (const [bk, b] of browsers) {
-    for (const [nk, n] of natives) {
-      try {
-        cells.push(nativeCell(await analyzer.nativeComparison(bk, nk, options), b.name, n.name));
-      } catch (e) {
-        if (e?.cancelled) return;
-        cells.push(h('section', { class: 'cell error', 'data-testid': 'native-failed' }, h('h2', {}, 'WebAssembly against native'), h('p', {}, e?.message ?? String(e))));
-      }
-      if (run !== nativeRun) return;
-    }
-  }
-  clear(nativeSlot).append(...cells);
-}
-
 function remove(key) {
   if (!files.has(key)) return;
   files.delete(key);
   analyzer.forget(key);
   fileList.remove(key);
   notebook.remove(key);
-  if (!analyzer.analyzing) {
-    scheduleCompare();
-    scheduleCampaign();
-    scheduleNative();
-  }
+  if (!analyzer.analyzing) across.schedule();
   document.body.classList.toggle('many-files', files.size > 4);
   if (files.size === 0) {
     $('intro').hidden = false;
@@ -450,7 +300,7 @@ const urls = urlsFromQuery();
 if (urls.length) add(fromUrls(urls));
 restoreViews(notebook.views, [...files.keys()], shared);
 const sharedState = () => currentState({
-  options, views: [...files.keys()].map((k) => notebook.views.get(k)), compare: { pool, warmUps, reference: seriesReference, only: compareView.only },
+  options, views: [...files.keys()].map((k) => notebook.views.get(k)), across: across.linkState(),
 });
 trackState(sharedState);
 watchExports($('cells'));

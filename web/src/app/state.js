@@ -3,8 +3,10 @@
 // options that differ from the defaults, `v` the view choices of each file
 // (by position in the file list: ops form, sort and filter, granularity
 // statistic, copy selections, the Bernoulli trial planner's inputs, the
-// Perturbation cell's workload, run, metric and "show all" toggles) and `c`
-// the Comparison cell's toggles (pooling, suites showing only differences).
+// Perturbation cell's workload, run, metric and "show all" toggles), and
+// each cell across files' view under its own key (`c`: the Comparison cell's
+// toggles — pooling, suites showing only differences —, taken from a link
+// and checked by its module, web/src/across/compare/index.js `link`).
 // An exported report carries the same object in its data block; a fragment
 // in the address wins over it.
 //
@@ -15,6 +17,8 @@
 // `checkOptions`: Options::validate) field by field; a field it refuses
 // falls back to its default, and the page names what was dropped
 // (linkNotice). Nothing from the fragment is ever parsed as HTML.
+
+import { link as compareLink } from '../across/compare/index.js';
 
 const PREFIX = '#s=';
 // Longer strings are no choice a cell offers: dropped.
@@ -192,17 +196,11 @@ export function restoreViews(views, keys, state) {
 }
 
 /**
- * The Comparison cell's toggles from the state: {pool: boolean, warmUps:
- * boolean, reference: a series name or null, only: Set of suite names
- * showing only the items that differ}.
+ * The Comparison cell's toggles from the state ({pool, warmUps, reference,
+ * only}), as its module reads them from a link (its `link`, under `c`).
  */
 export function restoreCompare(state) {
-  const c = isPlain(state?.c) ? state.c : {};
-  const only = Array.isArray(c.only)
-    ? c.only.filter((s) => typeof s === 'string' && s.length <= MAX_TEXT).slice(0, 100)
-    : [];
-  const reference = typeof c.ref === 'string' && c.ref.length <= MAX_TEXT ? c.ref : null;
-  return { pool: c.pool === true, warmUps: c.warm === true, reference, only: new Set(only) };
+  return compareLink.restore(state?.[compareLink.key]);
 }
 
 /** Differences of `value` from `base` (same shape), or undefined when equal. */
@@ -220,20 +218,20 @@ function diff(value, base) {
 
 /**
  * The state to share: `get()` returns {options, views: [view of each file in
- * order], compare: {pool, warmUps, reference, only: Set}}.
+ * order], across: {key: value} of the cells across files' views, each as its
+ * module's `link.save` gives it (across.js)}; or, for the Comparison alone,
+ * `compare`: its view ({pool, warmUps, reference, only: Set}).
  */
-export function currentState({ options, views, compare }) {
+export function currentState({ options, views, across, compare }) {
+  if (compare) across = { ...across, [compareLink.key]: compareLink.save(compare) };
   const s = {};
   const o = options && defaults ? diff(options, defaults) : options;
   if (o) s.o = o;
   const v = views.map(pickView);
   if (v.some((x) => Object.keys(x).length)) s.v = v;
-  const c = {};
-  if (compare?.pool) c.pool = true;
-  if (compare?.warmUps) c.warm = true;
-  if (typeof compare?.reference === 'string') c.ref = compare.reference;
-  if (compare?.only?.size) c.only = [...compare.only].sort();
-  if (Object.keys(c).length) s.c = c;
+  for (const [key, value] of Object.entries(across ?? {})) {
+    if (key !== 'o' && key !== 'v' && value && Object.keys(value).length) s[key] = value;
+  }
   return s;
 }
 

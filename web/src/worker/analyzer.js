@@ -5,8 +5,8 @@
 // each with its own wasm: a file is analysed by one of them (its owner, the
 // least loaded by bytes when it comes), and every worker keeps a copy of
 // every file, read as it comes (worker.js `store` with `keep`), so that a
-// comparison's suites can be spread over them (`compare`: a part each,
-// put back in order) and a campaign run on any. Why: the comparison of
+// comparison's suites can be spread over them (`across` with `spread`: a
+// part each, put back in order) and any cell across files run on any. Why: the comparison of
 // many files is dominated by a few dear suites (the samples suite's
 // hierarchical bootstraps above all), which one worker computes one after
 // another while the others wait; with a worker per core, those suites run
@@ -132,25 +132,36 @@ export class Analyzer {
     this.send(id, buffer, { type: 'analyze', id, name, store: true });
   }
 
-  /** Several kept files side by side (report::compare_files), with progress. */
-  compare(ids, options, pool, warmUps = false) {
-    this.onProgress?.({ label: `Comparing ${ids.length} files` });
-    const done = () => { if (this.pending.size === 0) this.progress(null); };
-    const p = this.size > 1 ? this.compareSpread(ids, options, pool, warmUps) : this.call('compare', ids, options, pool, warmUps);
-    p.then(done, done);
+  /**
+   * The cell across files `name` of the kept files `ids` (worker.js
+   * `across`, report::across), `params` as the cell takes them. `how.label`:
+   * the status line while it runs; `how.spread`: a report of suites,
+   * computed a part per worker (`spread`). A one-file cell runs in the
+   * file's owner, any other in the worker with the least to compare.
+   */
+  across(name, ids, options, params, { label, spread } = {}) {
+    if (label) this.onProgress?.({ label });
+    const worker = ids.length === 1 && this.owner.has(ids[0]) ? this.owner.get(ids[0]) : this.spare ?? 0;
+    const p = spread && this.size > 1
+      ? this.spread(name, ids, options, params)
+      : this.callOn(worker, 'across', name, ids, options, params);
+    if (label) {
+      const done = () => { if (this.pending.size === 0) this.progress(null); };
+      p.then(done, done);
+    }
     return p;
   }
 
   /**
-   * The comparison with its suites spread over the workers (each keeps every
-   * file): the suites by weight (the bytes of the files holding them, a
-   * file's shared by its suites), dearest first, each to the worker with
-   * the least so far; worker 0 also lists the files and pools. The parts'
-   * suites are put back in the cells' order: the whole comparison. As
-   * worker.js compareLoaded, a file in none of the suites compared is then
-   * left out (compared again without it).
+   * A cell across files whose report is a list of suites (the comparison),
+   * spread over the workers (each keeps every file): the suites by weight
+   * (the bytes of the files holding them, a file's shared by its suites),
+   * dearest first, each to the worker with the least so far, asked for with
+   * `params.suites`; worker 0 also lists the files and adds what is not per
+   * suite (`params.pooled`). The parts' suites are put back in the cells'
+   * order: the whole report.
    */
-  async compareSpread(ids, options, pool, warmUps) {
+  async spread(name, ids, options, params) {
     const weight = new Map();
     for (const id of ids) {
       const suites = this.suitesOf.get(id) ?? [];
@@ -163,36 +174,14 @@ export class Analyzer {
       parts[k].push(s);
       total[k] += w;
     }
-    // The campaign goes to the worker with the least to compare (set before
-    // any await: main.js asks for the campaign right after the comparison).
-    this.campaignWorker = total.indexOf(Math.min(...total));
+    // The cells asked for next go to the worker with the least to compare
+    // (set before any await: the page asks for them right after).
+    this.spare = total.indexOf(Math.min(...total));
     const reports = await Promise.all(parts.map((suites, k) => (k === 0 || suites.length
-      ? this.callOn(k, 'comparePart', ids, options, pool, warmUps, suites, k === 0)
+      ? this.callOn(k, 'across', name, ids, options, { ...params, suites, pooled: k === 0 })
       : null)));
     const order = (s) => this.cellOrder.indexOf(s.suite);
-    const whole = { ...reports[0], suites: reports.flatMap((r) => r?.suites ?? []).sort((a, b) => order(a) - order(b)) };
-    const used = new Set(whole.suites.flatMap((s) => s.files));
-    if (used.size < 2 || used.size === whole.files.length || whole.files.length !== ids.length) return whole;
-    return this.compareSpread(ids.filter((_, i) => used.has(i)), options, pool, warmUps);
-  }
-
-  /** One kept file's series against a reference series (report::compare_series). */
-  compareSeries(id, options, reference, warmUps = false) {
-    return this.call('compareSeries', id, options, reference ?? null, warmUps);
-  }
-
-  /** A kept browser measurement against a kept native ops run (report::native_comparison_documents). */
-  nativeComparison(browser, native, options) {
-    return this.call('nativeComparison', browser, native, options);
-  }
-
-  /** The kept files as one campaign (report::campaign::campaign_files). */
-  campaign(ids, options) {
-    this.onProgress?.({ label: `Analysing a campaign of ${ids.length} files` });
-    const done = () => { if (this.pending.size === 0) this.progress(null); };
-    const p = this.callOn(this.campaignWorker ?? 0, 'campaign', ids, options);
-    p.then(done, done);
-    return p;
+    return { ...reports[0], suites: reports.flatMap((r) => r?.suites ?? []).sort((a, b) => order(a) - order(b)) };
   }
 
   fail(message) {
@@ -209,7 +198,7 @@ export class Analyzer {
   receive(msg, from = 0) {
     switch (msg.type) {
       case 'ready':
-        this.readies[from]?.resolve({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells });
+        this.readies[from]?.resolve({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells, across: msg.across });
         break;
       case 'fatal':
         this.fail(msg.message);
@@ -330,10 +319,10 @@ export class Analyzer {
 
   /**
    * A function of the wasm module in a worker (see worker.js `CALLS`): a
-   * file's own (compareSeries, fileBytes) in its owner, the rest in worker 0.
+   * file's own (fileBytes) in its owner, the rest in worker 0.
    */
   call(fn, ...args) {
-    const own = (fn === 'compareSeries' || fn === 'fileBytes') && this.owner.has(args[0]);
+    const own = fn === 'fileBytes' && this.owner.has(args[0]);
     return this.callOn(own ? this.owner.get(args[0]) : 0, fn, ...args);
   }
 

@@ -1,8 +1,8 @@
 // The analysis worker: owns the WebAssembly module (initialised once), the
 // bytes of every file and, in the module, each file's document read once
-// (wasm `keep`, report::kept): analyses, a samples file's batches, the
-// comparison and the campaign start from the kept document, never from the
-// bytes again. The main thread never parses JSON or computes statistics.
+// (wasm `keep`, report::kept): analyses, a samples file's batches and the
+// cells across files start from the kept document, never from the bytes
+// again. The main thread never parses JSON or computes statistics.
 // Requests are handled one at a time, in order.
 //
 // in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
@@ -11,13 +11,10 @@
 //      {type: 'plan', id, args: {event_ns, tick_ns, overhead_ns, epsilon, confidence}}
 //      {type: 'call', id, fn: 'exportFit', args: [report, form]}
 //      {type: 'call', id, fn: 'applyCalibration', args: [ops, fitName, fitBuffer]}
-//      {type: 'call', id, fn: 'compare', args: [ids, options, pool, warmUps]}  (compare.js)
-//      {type: 'call', id, fn: 'comparePart', args: [ids, options, pool, warmUps, suites, pooled]}
-//      (only the named suites, the pooled items only with `pooled`: analyzer.js
-//      spreads a comparison's suites over its workers)
-//      {type: 'call', id, fn: 'compareSeries', args: [id, options, reference, warmUps]}
-//      {type: 'call', id, fn: 'campaign', args: [ids, options]}  (campaign.js)
-//      {type: 'call', id, fn: 'nativeComparison', args: [browser, native, options]}  (native.js)
+//      {type: 'call', id, fn: 'across', args: [name, ids, options, params]}  (the cell
+//      across files `name` of the files `ids`, report::across; its params as the
+//      cell takes them, e.g. a comparison's `suites`: analyzer.js spreads a
+//      comparison's suites over its workers; app/across.js)
 //      {type: 'call', id, fn: 'fileBytes', args: [id]}  (a loaded file's bytes, export.js)
 //      {type: 'call', id, fn: 'dtwBench', args: [n, stepPattern, band]}  (trace.js)
 //      {type: 'call', id, fn: 'checkOptions', args: [options]}  (a link's options, state.js)
@@ -26,8 +23,9 @@
 //      bytes only: a restarted worker gets the files back this way, see
 //      Analyzer.cancel; with `keep`, read them now within `options`' limits: the
 //      other workers of the pool get a copy of each file this way, analyzer.js)
-// out: {type: 'ready', version, defaultOptions, maxFileBytes, cells} | {type: 'fatal', message}
-//      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order)
+// out: {type: 'ready', version, defaultOptions, maxFileBytes, cells, across} | {type: 'fatal', message}
+//      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order;
+//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs}])
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells, growing?}  (with
@@ -41,13 +39,13 @@
 //      `report[cell]` is the cell without its rows, which the parts had)
 //      {type: 'planned', id, plan} (plan: {p, trials, wall_time} or null) | {type: 'plan-failed', id, message}
 //      {type: 'called', id, value} | {type: 'call-failed', id, message}
-//      {type: 'call-part', id, suite, head?, items} (compare, campaign: postInParts)
+//      {type: 'call-part', id, suite, head?, items} (a report of suites: postInParts)
 
 import init, { applyCalibration, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // Each file's document, read once and kept in the module under the file's id (report::kept).
-import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, compareKept, compareKeptPart, campaignKept, compareSeriesKept, nativeComparisonKept } from '../../pkg/tickbook_analysis_wasm.js';
-// The suite cells: their names, titles, display and analysis order.
-import { cells as cellList } from '../../pkg/tickbook_analysis_wasm.js';
+import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, acrossKept } from '../../pkg/tickbook_analysis_wasm.js';
+// The suite cells: their names, titles, display and analysis order; the cells across files.
+import { cells as cellList, acrossCells } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
 import { checkSize, maxFileBytes } from '../../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
@@ -65,39 +63,13 @@ const CALLS = {
   fileBytes: (id) => files.get(id)?.bytes ?? null,
   // Time DTW with its path on two n-record series, here in the worker (trace.js).
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
-  // Several loaded files side by side (report::compare_files), for the Comparison cell.
-  compare: (ids, options, pool, warmUps) => compareLoaded(ids, options, pool, warmUps),
-  comparePart: (ids, options, pool, warmUps, suites, pooled) => compareKeptPart(ids.filter((id) => kept(id, options)), options, Boolean(pool), Boolean(warmUps), suites, Boolean(pooled)),
-  // One loaded file's series against a reference series (report::compare_series).
-  compareSeries: (id, options, reference, warmUps) => {
-    if (!kept(id, options)) throw new Error('compareSeries: the file is not loaded');
-    return compareSeriesKept(id, options, reference ?? undefined, Boolean(warmUps));
-  },
-  // A browser measurement against a native ops run (report::native_comparison_documents).
-  nativeComparison: (browser, native, options) => {
-    if (!kept(browser, options) || !kept(native, options)) throw new Error('nativeComparison: the file is not loaded');
-    return nativeComparisonKept(browser, native, options);
-  },
-  // The loaded files as one campaign (report::campaign), for the Campaign cell.
-  campaign: (ids, options) => campaignKept(ids.filter((id) => kept(id, options)), options),
+  // A cell across files of the loaded files `ids` (report::across), by its name.
+  across: (name, ids, options, params) => acrossKept(name, ids.filter((id) => kept(id, options)), options, params ?? null),
   // Why the analysis would refuse these options, or null (a link's options, state.js).
   checkOptions: (options) => checkOptions(options) ?? null,
   // Why a file of this size is too big to read, or null (main.js).
   checkSize: (name, size) => checkSize(name, size) ?? null,
 };
-
-/**
- * Compare the loaded files `ids` (in that order), from their kept documents.
- * A file in none of the suites compared is then left out (compared again
- * without it), so the comparison lists only the files it compares.
- */
-function compareLoaded(ids, options, pool, warmUps) {
-  const loaded = ids.filter((id) => kept(id, options));
-  const report = compareKept(loaded, options, Boolean(pool), Boolean(warmUps));
-  const used = new Set(report.suites.flatMap((s) => s.files));
-  if (used.size < 2 || used.size === loaded.length) return report;
-  return compareKept(loaded.filter((_, i) => used.has(i)), options, Boolean(pool), Boolean(warmUps));
-}
 
 const files = new Map(); // id -> {name, bytes}
 
@@ -117,7 +89,7 @@ function kept(id, options) {
 const PART_ITEMS = 100;
 
 /**
- * Post a comparison in parts: each suite's items a hundred at a time
+ * Post a report of suites (a comparison, a campaign) in parts: each suite's items a hundred at a time
  * ({type: 'call-part', id, suite, head?, items}), then the rest of the report
  * with `parts: true` (analyzer.js puts the suites back). Posted whole, the
  * comparison of 24 files was read (structured clone) on the main thread in
@@ -166,7 +138,7 @@ const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
     const list = typeof raw === 'string' ? JSON.parse(raw) : raw;
     CELLS = list.map((c) => c.name);
     BY_COST = [...list].sort((a, b) => a.cost - b.cost).map((c) => c.name);
-    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes(), cells: list });
+    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes(), cells: list, across: acrossCells() });
     return true;
   })
   .catch((e) => {
@@ -207,7 +179,7 @@ async function handle(msg) {
     if (!fn) throw new Error(`unknown call ${String(msg.fn)}`);
     if (!(await ready)) throw new Error('the analysis module did not start');
     const value = fn(...msg.args);
-    if ((msg.fn === 'compare' || msg.fn === 'comparePart' || msg.fn === 'campaign') && value?.suites) postInParts(msg.id, value);
+    if (msg.fn === 'across' && Array.isArray(value?.suites)) postInParts(msg.id, value);
     else postMessage({ type: 'called', id: msg.id, value });
     return;
   }

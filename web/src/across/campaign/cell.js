@@ -7,8 +7,8 @@
 // two upper levels with their intervals and the F test's p-value of "the
 // level adds nothing", and the cheapest campaign for ±1 %. Formatting only.
 
-import { h, numCell, table } from '../ui/dom.js';
-import { fmtPercent, fmtFactor, fmtProb, scaleOf, ciDecimals } from '../ui/units.js';
+import { h, numCell, table } from '../../ui/dom.js';
+import { fmtPercent, fmtFactor, fmtProb, scaleOf, ciDecimals } from '../../ui/units.js';
 
 // Rows a table shows before its Show all button (dom.js showMore).
 const FIRST_ROWS = 30;

@@ -1,6 +1,6 @@
 // The Comparison cell: several files side by side (machine A against machine
 // B, before against after). Everything shown comes from report::compare
-// (the worker's `compare` call, `tickbook analyze --compare --json`): each
+// (the cell across files `compare`, `tickbook analyze --compare --json`): each
 // file's estimate with its CI, each file against the first (baseline) as a
 // ratio with its CI, and the verdict of the comparison rule. Optionally, the
 // executions of one configuration from several files pooled; warm-up series
@@ -13,9 +13,9 @@
 // table) and a Show all button that builds the rest in chunks, so the main
 // thread never holds a long task. 'Show only those' builds every row.
 
-import { h, later, laterDone, showMore } from '../ui/dom.js';
-import { fmtNum, fmtPercent, fmtCount, fmtFactor, scaleOf, ciDecimals } from '../ui/units.js';
-import { ciText } from '../ui/ci.js';
+import { h, later, laterDone, showMore } from '../../ui/dom.js';
+import { fmtNum, fmtPercent, fmtCount, fmtFactor, scaleOf, ciDecimals } from '../../ui/units.js';
+import { ciText } from '../../ui/ci.js';
 
 // Table cells a suite shows at first (rows × columns), and the rows' bounds.
 const FIRST_CELLS = 3000;
