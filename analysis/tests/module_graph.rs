@@ -109,8 +109,8 @@ fn path_from(tts: &[TokenTree], mut at: usize) -> Vec<Vec<String>> {
 
 /// The paths `tokens` (inside module `path`) refers to, from the crate
 /// root: `crate::a::b`, and `super::…` and `self::…` resolved against
-/// `path`.
-fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<Vec<String>>) {
+/// `path`; with `tests` false, not inside a `mod tests { … }`.
+fn references(tokens: TokenStream, path: &[String], tests: bool, out: &mut BTreeSet<Vec<String>>) {
     let tts: Vec<TokenTree> = tokens.into_iter().collect();
     let mut i = 0;
     while i < tts.len() {
@@ -120,9 +120,11 @@ fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<Vec<Strin
                 (tts.get(i + 1), tts.get(i + 2))
             {
                 if g.delimiter() == Delimiter::Brace {
-                    let mut inner = path.to_vec();
-                    inner.push(name.to_string());
-                    references(g.stream(), &inner, out);
+                    if tests || name != "tests" {
+                        let mut inner = path.to_vec();
+                        inner.push(name.to_string());
+                        references(g.stream(), &inner, tests, out);
+                    }
                     i += 3;
                     continue;
                 }
@@ -158,14 +160,15 @@ fn references(tokens: TokenStream, path: &[String], out: &mut BTreeSet<Vec<Strin
             }
         }
         if let TokenTree::Group(g) = &tts[i] {
-            references(g.stream(), path, out);
+            references(g.stream(), path, tests, out);
         }
         i += 1;
     }
 }
 
-/// Every source file's module path and the paths it refers to.
-fn sources() -> Vec<(Vec<String>, BTreeSet<Vec<String>>)> {
+/// Every source file's module path and the paths it refers to (with
+/// `tests`, its test modules' too).
+fn sources(tests: bool) -> Vec<(Vec<String>, BTreeSet<Vec<String>>)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
@@ -179,7 +182,7 @@ fn sources() -> Vec<(Vec<String>, BTreeSet<Vec<String>>)> {
                 .parse()
                 .unwrap_or_else(|e| panic!("{}: {e:?}", rel.display()));
             let mut refs = BTreeSet::new();
-            references(tokens, &path, &mut refs);
+            references(tokens, &path, tests, &mut refs);
             (path, refs)
         })
         .collect()
@@ -187,7 +190,7 @@ fn sources() -> Vec<(Vec<String>, BTreeSet<Vec<String>>)> {
 
 fn module_graph() -> Graph {
     let mut graph = Graph::new();
-    for (path, refs) in sources() {
+    for (path, refs) in sources(true) {
         let Some(top) = path.first().cloned() else {
             continue; // lib.rs declares the modules and uses none
         };
@@ -200,10 +203,11 @@ fn module_graph() -> Graph {
 
 /// The files of each module as a graph: an edge from a file to a sibling
 /// (another file of the same parent module, `report.rs` → `published.rs`)
-/// it refers to. A file's parent (`mod.rs`, which declares it) and its own
-/// children are not siblings.
+/// it refers to outside its tests (a format's tests may read the same data
+/// with another format's importer). A file's parent (`mod.rs`, which
+/// declares it) and its own children are not siblings.
 fn file_graph() -> Graph {
-    let all = sources();
+    let all = sources(false);
     let modules: BTreeSet<Vec<String>> = all.iter().map(|(p, _)| p.clone()).collect();
     let mut graph = Graph::new();
     for (path, refs) in &all {
@@ -342,7 +346,7 @@ fn the_checker_sees_cycles_and_super_paths() {
         use super::kept::{self, KeptFile as K};
         mod tests { use super::super::Options; } // crate::not_this
         const S: &str = \"crate::nor_this\";";
-    references(code.parse().expect("tokens"), &path, &mut refs);
+    references(code.parse().expect("tokens"), &path, true, &mut refs);
     let tops: BTreeSet<&str> = refs.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(
         tops.into_iter().collect::<Vec<_>>(),
@@ -352,6 +356,14 @@ fn the_checker_sees_cycles_and_super_paths() {
     assert!(refs.contains(&v("report::kept::self")), "{refs:?}");
     assert!(refs.contains(&v("report::kept::KeptFile")), "{refs:?}");
     assert!(refs.contains(&v("report::Options")), "{refs:?}");
+    // Without the test modules, `tests`' path is not seen.
+    let mut outside = BTreeSet::new();
+    references(code.parse().expect("tokens"), &path, false, &mut outside);
+    assert!(!outside.contains(&v("report::Options")), "{outside:?}");
+    assert!(
+        outside.contains(&v("report::kept::KeptFile")),
+        "{outside:?}"
+    );
     let mut g = Graph::new();
     g.entry("a".into()).or_default().insert("b".into());
     g.entry("b".into()).or_default().insert("a".into());

@@ -15,9 +15,7 @@
 //! (`-I`) and per-CPU or per-core (`-A`, `--per-core`, …) output is refused
 //! with that reason.
 
-use super::perf_stat_csv::PerfStatCsv;
-use super::perf_stat_json::PerfStatJson;
-use super::{metadata, samples_file, Importer};
+use super::{metadata, samples_file, IMPORTERS};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
 use serde_json::{json, Map, Value};
@@ -123,9 +121,14 @@ pub(crate) fn samples(
 /// One run of an event in a folder of runs: its value and its series' metadata.
 type Run = (f64, Map<String, Value>);
 
-/// Whether `bytes` are `perf stat` output, `-x,` CSV or `-j` lines.
+/// Whether `bytes` are `perf stat` output, `-x,` CSV or `-j` lines: the
+/// registry's `perf_stat_*` importers (found by their file, so that this
+/// module, whose rows they use, does not import them back).
 pub fn recognises(bytes: &[u8]) -> bool {
-    PerfStatJson.recognises_bytes(bytes) || PerfStatCsv.recognises_bytes(bytes)
+    IMPORTERS
+        .iter()
+        .filter(|i| i.about().id.starts_with("perf_stat_"))
+        .any(|i| i.recognises_bytes(bytes))
 }
 
 /// Several `perf stat` files of one folder, each one run of the command
@@ -279,35 +282,5 @@ pub(crate) fn runs(
         host: None,
         series,
         warnings,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::import::perf_stat_csv::tests::{read_csv, CSV};
-
-    /// Runs read by another reader (no perf figures in their metadata) are
-    /// merged without a panic.
-    #[test]
-    fn runs_without_perf_figures_do_not_panic() {
-        let one = |v: f64, perf: bool| {
-            let mut s = read_csv("p", CSV.as_bytes()).unwrap();
-            s.series[0].executions = vec![vec![v]];
-            if !perf {
-                s.series[0].metadata = json!({"tool": "other"});
-            }
-            s
-        };
-        let merged = runs(
-            "d",
-            vec![
-                ("d/a".into(), one(1.0, true)),
-                ("d/b".into(), one(2.0, false)),
-            ],
-            Vec::new(),
-        );
-        assert_eq!(merged.series[0].executions, vec![vec![1.0], vec![2.0]]);
-        assert_eq!(merged.series[0].metadata["runs"], json!(["a", "b"]));
     }
 }

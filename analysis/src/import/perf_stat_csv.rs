@@ -187,4 +187,28 @@ pub(crate) mod tests {
         assert!(e.message.contains("per-CPU"), "{e}");
         assert_eq!(e.path.as_deref(), Some("line 1"));
     }
+
+    /// Runs read by another reader (no perf figures in their metadata) are
+    /// merged without a panic.
+    #[test]
+    fn runs_without_perf_figures_do_not_panic() {
+        let one = |v: f64, perf: bool| {
+            let mut s = read_csv("p", CSV.as_bytes()).unwrap();
+            s.series[0].executions = vec![vec![v]];
+            if !perf {
+                s.series[0].metadata = serde_json::json!({"tool": "other"});
+            }
+            s
+        };
+        let merged = super::super::perf_stat::runs(
+            "d",
+            vec![
+                ("d/a".into(), one(1.0, true)),
+                ("d/b".into(), one(2.0, false)),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(merged.series[0].executions, vec![vec![1.0], vec![2.0]]);
+        assert_eq!(merged.series[0].metadata["runs"], serde_json::json!(["a", "b"]));
+    }
 }
