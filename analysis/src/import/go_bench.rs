@@ -141,8 +141,18 @@ impl Parsed {
                 })?;
                 self.add_row(&config, name, iterations, pairs);
             } else if let Some((k, v)) = config_line(line) {
-                config.insert(k.into(), json!(v));
-                self.config.insert(k.into(), json!(v));
+                // A configuration applies to the result lines after it
+                // until changed (benchstat's semantics): results of one
+                // benchmark under two configurations are two series.
+                match v {
+                    Some(v) => {
+                        config.insert(k.into(), json!(v));
+                        self.config.insert(k.into(), json!(v));
+                    }
+                    None => {
+                        config.remove(k);
+                    }
+                }
             }
         }
         Ok(())
@@ -169,7 +179,7 @@ impl Parsed {
         let idx = match self
             .benches
             .iter()
-            .position(|b| b.pkg == pkg && b.full == name)
+            .position(|b| b.pkg == pkg && b.full == name && &b.config == config)
         {
             Some(i) => i,
             None => {
@@ -197,15 +207,49 @@ impl Parsed {
 
     pub(crate) fn into_samples(self, cx: &Checker, source: &str) -> Result<SamplesFile, ReadError> {
         let benches = &self.benches;
+        // The configuration keys (other than the package, named apart)
+        // whose value is not the same for every benchmark of the file: they
+        // tell one benchmark's configurations apart, so they are part of
+        // every name, as benchstat makes them columns.
+        let mut keys: Vec<&String> = Vec::new();
+        for b in benches {
+            for k in b.config.keys() {
+                if k != "pkg" && !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        keys.retain(|k| {
+            let first = benches[0].config.get(k.as_str());
+            benches.iter().any(|b| b.config.get(k.as_str()) != first)
+        });
+        let label = |b: &Bench| -> String {
+            let parts: Vec<String> = keys
+                .iter()
+                .filter_map(|k| {
+                    b.config
+                        .get(k.as_str())
+                        .and_then(Value::as_str)
+                        .map(|v| format!("{k}={v}"))
+                })
+                .collect();
+            if parts.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", parts.join(", "))
+            }
+        };
         let mut series = Vec::new();
         for b in benches {
             // The name without GOMAXPROCS (kept in metadata), so that runs on
             // machines with other core counts match; with it when the file
-            // has the benchmark at several GOMAXPROCS (`-cpu 1,2`); with the
-            // package when two packages have the benchmark.
-            let several_procs = benches
-                .iter()
-                .any(|o| o.pkg == b.pkg && o.base == b.base && o.procs != b.procs);
+            // has the benchmark at several GOMAXPROCS (`-cpu 1,2`) under one
+            // configuration; with the package when two packages have the
+            // benchmark.
+            let config = label(b);
+            let several_procs = benches.iter().any(|o| {
+                o.pkg == b.pkg && o.base == b.base && o.procs != b.procs && label(o) == config
+            });
             let several_pkgs = benches.iter().any(|o| o.pkg != b.pkg && o.base == b.base);
             let mut name = if several_procs {
                 b.full.clone()
@@ -215,6 +259,7 @@ impl Parsed {
             if several_pkgs && !b.pkg.is_empty() {
                 name = format!("{}.{name}", b.pkg);
             }
+            name.push_str(&config);
             let mut extra = Map::new();
             extra.insert("go_name".into(), json!(b.full));
             if let Some(p) = b.procs {
@@ -268,14 +313,29 @@ impl Parsed {
     }
 }
 
-/// `key: value` with a key of lower-case letters, digits and `-`/`_`
-/// starting with a lower-case letter (Go's configuration lines).
-fn config_line(line: &str) -> Option<(&str, &str)> {
-    let (k, v) = line.split_once(':')?;
-    let ok = k.starts_with(|c: char| c.is_ascii_lowercase())
-        && k.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
-    ok.then(|| (k, v.trim()))
+/// A configuration line as Go's benchmark format has it (golang.org/x/perf
+/// `benchfmt`): `key: value`, the key starting with a lower-case letter and
+/// holding no space and no upper-case letter, the value after one or more
+/// spaces or tabs; `key:` alone (no value) removes the key. `Some((key,
+/// None))` for a removal.
+fn config_line(line: &str) -> Option<(&str, Option<&str>)> {
+    let (key, val) = line.split_once(':')?;
+    let mut chars = key.chars();
+    let first = chars.next()?;
+    if !first.is_lowercase() || key.chars().any(|c| c.is_whitespace() || c.is_uppercase()) {
+        return None;
+    }
+    if val.is_empty() {
+        return Some((key, None));
+    }
+    let value = val.trim_start_matches([' ', '\t']);
+    if value.len() == val.len() {
+        // `key:value` with no space is not a configuration line (a URL, a
+        // log line `file.go:12:`).
+        return None;
+    }
+    let value = value.trim_end();
+    Some((key, (!value.is_empty()).then_some(value)))
 }
 
 #[cfg(test)]
@@ -311,6 +371,14 @@ mod tests {
         assert!(config_line("goos: linux").is_some());
         assert!(config_line("PASS").is_none());
         assert!(config_line("ok  \tpkg\t1.2s").is_none());
+        assert_eq!(config_line("note: hw on"), Some(("note", Some("hw on"))));
+        assert_eq!(config_line("key2:"), Some(("key2", None)));
+        // No space after the colon, a space or capital in the key: not
+        // configuration (benchfmt's rule).
+        assert!(config_line("http://example.com").is_none());
+        assert!(config_line("a_test.go:12: log").is_none());
+        assert!(config_line("my Key: v").is_none());
+        assert!(config_line("goOS: linux").is_none());
     }
 
     #[test]
@@ -362,5 +430,49 @@ mod tests {
         let e = read_text("t", b"BenchmarkX 1 5 ns/op\nBenchmarkX 1 5 ns/op 3\n").unwrap_err();
         assert_eq!(e.path.as_deref(), Some("line 2"));
         assert!(e.message.starts_with("Go test -bench text: "), "{e}");
+    }
+
+    #[test]
+    fn configurations_are_kept_apart() {
+        // benchstat's input: one benchmark before and after a change.
+        let text =
+            "goos: linux\nnote: before\nBenchmarkX-4 10 115 ns/op\nBenchmarkX-4 10 114 ns/op\n\
+                    BenchmarkY-4 10 3 ns/op\n\nnote: after\nBenchmarkX-4 10 78.8 ns/op 8 B/op\n";
+        let s = read_text("t", text.as_bytes()).unwrap();
+        let got: Vec<_> = s
+            .series
+            .iter()
+            .map(|x| (x.name.as_str(), x.executions.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("BenchmarkX (note=before)", vec![vec![115.0, 114.0]]),
+                ("BenchmarkY (note=before)", vec![vec![3.0]]),
+                ("BenchmarkX (note=after)", vec![vec![78.8]]),
+                ("BenchmarkX (note=after) [B/op]", vec![vec![8.0]]),
+            ]
+        );
+        assert_eq!(s.series[0].metadata["go_config"]["note"], "before");
+        assert_eq!(s.series[2].metadata["go_config"]["note"], "after");
+        // A key the whole file shares is in the metadata, not the names.
+        assert_eq!(s.series[2].metadata["go_config"]["goos"], "linux");
+        // `key:` removes the key from what follows.
+        let s = read_text(
+            "t",
+            b"k: a\nBenchmarkA 1 1 ns/op\nk:\nBenchmarkA 1 2 ns/op\n",
+        )
+        .unwrap();
+        let names: Vec<_> = s.series.iter().map(|x| x.name.as_str()).collect();
+        assert_eq!(names, ["BenchmarkA (k=a)", "BenchmarkA"]);
+        assert!(s.series[1].metadata["go_config"].get("k").is_none());
+        // One configuration throughout: plain names.
+        let s = read_text(
+            "t",
+            b"note: x\nBenchmarkA 1 1 ns/op\nBenchmarkA 1 2 ns/op\n",
+        )
+        .unwrap();
+        assert_eq!(s.series[0].name, "BenchmarkA");
+        assert_eq!(s.series[0].executions, vec![vec![1.0, 2.0]]);
     }
 }

@@ -1,0 +1,152 @@
+//! Result files other people wrote with the tools and committed to public
+//! repositories (tests/fixtures/import/real, each folder's README gives the
+//! source): every benchmark's mean and median equal the tool's own figure
+//! (`expected.json` beside the files: what the tool printed or stored, or
+//! for Go and perf the value on each line) to 1e-9 relative, and files with
+//! nothing to read are refused with a message a user can act on.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use tickbook_analysis::report::{analyze_bytes, analyze_entries, FileReport, Options};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/import/real")
+}
+
+fn bytes(rel: &str) -> Vec<u8> {
+    std::fs::read(dir().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// A folder's files as (path relative to it, bytes), as the command line
+/// and the page hand a folder to the analysis.
+fn entries(rel: &str) -> Vec<(String, Vec<u8>)> {
+    let root = dir().join(rel);
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Seconds per unit of a time unit as the tools and tickbook write them.
+fn seconds(unit: &str) -> Option<f64> {
+    Some(match unit {
+        "ns" | "ns/op" => 1e-9,
+        "us" | "us/op" | "µs/op" => 1e-6,
+        "ms" | "ms/op" | "msec" => 1e-3,
+        "s" | "s/op" | "second" | "seconds" => 1.0,
+        _ => return None,
+    })
+}
+
+/// The tool's figure in tickbook's unit for the series.
+fn in_unit(x: f64, tool_unit: &str, unit: &str) -> f64 {
+    match (seconds(tool_unit), seconds(unit)) {
+        (Some(a), Some(b)) => x * a / b,
+        _ => {
+            // Not a time: the unit is kept as the tool wrote it (a count is
+            // written without one).
+            assert!(
+                tool_unit == unit || (tool_unit.is_empty() && unit == "count"),
+                "unit {unit:?} for the tool's {tool_unit:?}"
+            );
+            x
+        }
+    }
+}
+
+fn close(a: f64, b: f64, what: &str) {
+    assert!(
+        (a - b).abs() <= 1e-9 * b.abs() || a == b,
+        "{what}: tickbook {a} vs the tool's {b}"
+    );
+}
+
+/// Check every entry of `folder/expected.json` whose file `report_of`
+/// reads; returns how many series were checked.
+fn check(folder: &str, report_of: &dyn Fn(&str) -> FileReport) -> usize {
+    let expected: Value =
+        serde_json::from_slice(&bytes(&format!("{folder}/expected.json"))).unwrap();
+    let mut checked = 0;
+    let mut reports: Vec<(String, FileReport)> = Vec::new();
+    for e in expected.as_array().unwrap() {
+        let file = e["file"].as_str().unwrap();
+        if !reports.iter().any(|(f, _)| f == file) {
+            let r = report_of(file);
+            assert!(r.ok, "{folder}/{file}: {:?}", r.error);
+            reports.push((file.to_string(), r));
+        }
+        let r = &reports.iter().find(|(f, _)| f == file).unwrap().1;
+        let name = e["series"].as_str().unwrap();
+        let all = &r.samples.as_ref().unwrap().series;
+        let s = all.iter().find(|x| x.name == name).unwrap_or_else(|| {
+            panic!(
+                "{folder}/{file}: no series {name:?} in {:?}",
+                all.iter().map(|x| &x.name).collect::<Vec<_>>()
+            )
+        });
+        let tool_unit = e["tool_unit"].as_str().unwrap();
+        let what = format!("{folder}/{file} {name}");
+        close(
+            s.summary.mean,
+            in_unit(e["mean"].as_f64().unwrap(), tool_unit, &s.unit),
+            &format!("{what} mean"),
+        );
+        close(
+            s.summary.median,
+            in_unit(e["median"].as_f64().unwrap(), tool_unit, &s.unit),
+            &format!("{what} median"),
+        );
+        checked += 1;
+    }
+    checked
+}
+
+fn file_report(folder: &str) -> impl Fn(&str) -> FileReport + '_ {
+    move |file: &str| {
+        let rel = format!("{folder}/{file}");
+        analyze_bytes(&rel, &bytes(&rel), &Options::default())
+    }
+}
+
+#[test]
+fn go_configurations_are_kept_apart_as_benchstat_keeps_them() {
+    assert_eq!(check("go", &file_report("go")), 6);
+    // The issue's example: before 114.8 ns, after 78.8 ns, never pooled.
+    let r = file_report("go")("issue19634.txt");
+    let names: Vec<_> = r
+        .samples
+        .as_ref()
+        .unwrap()
+        .series
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "BenchmarkFloatSub/100 (note=before)",
+            "BenchmarkFloatSub/100 (note=after)"
+        ]
+    );
+}
+
+#[test]
+fn pyperf_and_google_benchmark_test_files_match_their_tools() {
+    assert_eq!(check("pyperf", &file_report("pyperf")), 4);
+    assert_eq!(check("googlebench", &file_report("googlebench")), 28);
+}
