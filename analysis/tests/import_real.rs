@@ -150,3 +150,14 @@ fn pyperf_and_google_benchmark_test_files_match_their_tools() {
     assert_eq!(check("pyperf", &file_report("pyperf")), 4);
     assert_eq!(check("googlebench", &file_report("googlebench")), 28);
 }
+
+#[test]
+fn criterion_0_3_folders_match_their_estimates() {
+    let report = |folder: &str| {
+        let rel = format!("criterion-0.3/{folder}");
+        analyze_entries(&rel, &entries(&rel), &Options::default())
+    };
+    assert_eq!(check("criterion-0.3", &report), 6);
+    let r = report("hash_vs_btree_memoization");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}

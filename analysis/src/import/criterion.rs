@@ -3,7 +3,10 @@
 //! ns for `iters[i]` iterations each), `estimates.json` (Criterion's own
 //! point estimates and bootstrap CIs of the mean, median, std_dev,
 //! median_abs_dev and slope, per iteration) and `benchmark.json` (the
-//! benchmark's id).
+//! benchmark's id). Criterion.rs 0.3.0 and 0.3.1 wrote `sample.json` as
+//! `[[iters…], [times…]]` and keyed the estimates `Mean`, `Median`,
+//! `MedianAbsDev`, `Slope`, `StdDev`: both layouts are read, the estimates
+//! kept under today's keys.
 //!
 //! Each sample is one measurement, `times[i] / iters[i]` ns per iteration
 //! (exact: the iteration count is stored). Criterion takes all samples in one
@@ -27,7 +30,9 @@ const ESTIMATES: &str = "Criterion.rs estimates.json";
 pub struct LoneFile;
 
 fn is_sample(v: &Value) -> bool {
-    v.get("sampling_mode").is_some() || (v.get("iters").is_some() && v.get("times").is_some())
+    v.get("sampling_mode").is_some()
+        || (v.get("iters").is_some() && v.get("times").is_some())
+        || is_old_sample(v)
 }
 
 impl Importer for LoneFile {
@@ -46,8 +51,10 @@ impl Importer for LoneFile {
     }
 
     fn recognises_document(&self, v: &Value) -> bool {
-        v.is_object()
-            && (is_sample(v) || v.get("mean").is_some_and(|m| m.get("point_estimate").is_some()))
+        is_sample(v)
+            || ["mean", "Mean"]
+                .iter()
+                .any(|k| v.get(k).is_some_and(|m| m.get("point_estimate").is_some()))
     }
 
     fn cut_short(&self, head: &str) -> Option<&'static str> {
@@ -112,6 +119,48 @@ fn per_iteration(cx: &Checker, o: &Map<String, Value>, at: &str) -> Result<Vec<f
         .collect()
 }
 
+/// The per-iteration times and the sampling mode of a parsed `sample.json`
+/// in either layout: `{"iters", "times"}` or 0.3.0/0.3.1's `[[iters…],
+/// [times…]]` (no sampling mode then).
+fn sample_of(cx: &Checker, v: &Value) -> Result<(Vec<f64>, Option<Value>), ReadError> {
+    if let Some([iters, times]) = v.as_array().map(Vec::as_slice) {
+        let mut o = Map::new();
+        o.insert("iters".into(), iters.clone());
+        o.insert("times".into(), times.clone());
+        // Messages name the places as the file has them.
+        let xs = per_iteration(cx, &o, "").map_err(|mut e| {
+            e.path = e
+                .path
+                .map(|p| p.replacen("iters", "[0]", 1).replacen("times", "[1]", 1));
+            e
+        })?;
+        return Ok((xs, None));
+    }
+    let o = cx.obj(v, "")?;
+    Ok((per_iteration(cx, o, "")?, o.get("sampling_mode").cloned()))
+}
+
+/// Whether a parsed document is a 0.3.0/0.3.1 `sample.json`: two arrays of
+/// numbers of one length.
+pub(crate) fn is_old_sample(v: &Value) -> bool {
+    matches!(v.as_array().map(Vec::as_slice), Some([a, b])
+    if a.as_array().zip(b.as_array()).is_some_and(|(a, b)| {
+        !a.is_empty() && a.len() == b.len() && a.iter().chain(b).all(Value::is_number)
+    }))
+}
+
+/// Today's key for an estimate 0.3.0/0.3.1 keyed in CamelCase.
+fn estimate_key(k: &str) -> &str {
+    match k {
+        "Mean" => "mean",
+        "Median" => "median",
+        "MedianAbsDev" => "median_abs_dev",
+        "Slope" => "slope",
+        "StdDev" => "std_dev",
+        _ => k,
+    }
+}
+
 /// Criterion's estimates with a point estimate each. An estimate recorded as
 /// `null` is left out: Flat sampling has no slope (`"slope": null`).
 fn estimates(cx: &Checker, v: &Value) -> Result<Value, ReadError> {
@@ -124,7 +173,7 @@ fn estimates(cx: &Checker, v: &Value) -> Result<Value, ReadError> {
         let eo = cx.obj(e, k)?;
         let pe = cx.field(eo, "point_estimate", k)?;
         cx.sample(pe, &format!("{k}.point_estimate"))?;
-        out.insert(k.clone(), e.clone());
+        out.insert(estimate_key(k).to_string(), e.clone());
     }
     Ok(Value::Object(out))
 }
@@ -161,8 +210,7 @@ process, so it is one execution.";
 
 /// A `sample.json` loaded by itself (no name, no estimates beside it).
 fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
-    let o = cx.obj(v, "")?;
-    let xs = per_iteration(cx, o, "")?;
+    let (xs, mode) = sample_of(cx, v)?;
     let name = cx
         .file
         .rsplit(['/', '\\'])
@@ -170,7 +218,7 @@ fn read_lone_sample(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         .unwrap_or(cx.file)
         .trim_end_matches(".json")
         .to_string();
-    let s = series(name, xs, o.get("sampling_mode"), None, None);
+    let s = series(name, xs, mode.as_ref(), None, None);
     samples_file(
         cx,
         "Criterion.rs (a lone sample.json: load the benchmark's folder for its name and estimates)"
@@ -297,10 +345,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
             });
         let file = format!("{name}/{path}");
         let cx = Checker::of_format(&file, SAMPLE);
-        let read = parse(&cx, bytes).and_then(|v| {
-            let o = cx.obj(&v, "")?;
-            Ok((per_iteration(&cx, o, "")?, o.get("sampling_mode").cloned()))
-        });
+        let read = parse(&cx, bytes).and_then(|v| sample_of(&cx, &v));
         let (xs, mode) = match read {
             Ok(r) => r,
             Err(e) => {
@@ -351,4 +396,25 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
     )?;
     file.warnings = warnings;
     Ok(Imported::Samples(file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_0_3_layout_is_read_and_named_as_written() {
+        let cx = Checker::of_format("s.json", "Criterion.rs sample.json");
+        let v = json!([[1.0, 2.0], [10.0, 40.0]]);
+        assert!(is_old_sample(&v));
+        let (xs, mode) = sample_of(&cx, &v).unwrap();
+        assert_eq!(xs, [10.0, 20.0]);
+        assert!(mode.is_none());
+        let e = sample_of(&cx, &json!([[1.0, 2.0], [10.0]])).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("[1]"), "{e}");
+        assert!(!is_old_sample(&json!([[1.0], [1.0, 2.0]])));
+        assert!(!is_old_sample(&json!([{"benchmark": "x"}])));
+        assert_eq!(estimate_key("MedianAbsDev"), "median_abs_dev");
+    }
 }
