@@ -161,3 +161,21 @@ fn criterion_0_3_folders_match_their_estimates() {
     let r = report("hash_vs_btree_memoization");
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
+
+#[test]
+fn jmh_files_match_score_and_median_and_an_empty_fork_is_a_warning() {
+    assert_eq!(check("jmh", &file_report("jmh")), 54);
+    // JMH's own golden output: two secondary metrics have a fork with no
+    // iterations; they are named, everything else is read.
+    let r = file_report("jmh")("output-golden.json");
+    assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].contains("benchmark_0")
+            && r.warnings[0].contains("secondary3")
+            && r.warnings[0].contains("[0].secondaryMetrics[\"secondary3\"].rawData[2]")
+            && r.warnings[0].contains("a fork with no iterations"),
+        "{:?}",
+        r.warnings
+    );
+    assert!(r.warnings[1].contains("[3].secondaryMetrics[\"secondary3\"].rawData[3]"));
+}

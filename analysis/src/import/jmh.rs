@@ -53,6 +53,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let mut skipped = Vec::new();
     let mut version = None;
     let mut jvm = None;
+    let mut warnings = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = format!("[{i}]");
         let o = cx.obj(item, &at)?;
@@ -111,20 +112,35 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         shared.insert("params".into(), Value::Object(params));
         let pm_at = format!("{at}.primaryMetric");
         let pm = cx.field(o, "primaryMetric", &at)?;
-        match metric(cx, pm, &pm_at, &name, mode, &shared)? {
-            Some(s) => series.push(s),
-            None => skipped.push(format!("{name} ({mode}: no rawData)")),
+        // A metric with a fork of no iterations (JMH's own formatter writes
+        // such secondary metrics) is named in a warning; the file's other
+        // metrics are read. A value of the wrong type still refuses the file.
+        if let Some(w) = empty_fork(pm, &pm_at) {
+            warnings.push(format!("\"{name}\" not read: {w}"));
+        } else {
+            match metric(cx, pm, &pm_at, &name, mode, &shared)? {
+                Some(s) => series.push(s),
+                None => skipped.push(format!("{name} ({mode}: no rawData)")),
+            }
         }
         if let Some(sec) = o.get("secondaryMetrics") {
             let sat = format!("{at}.secondaryMetrics");
             for (key, m) in cx.obj(sec, &sat)? {
                 let mname = format!("{name} {key}");
                 let mat = format!("{sat}[\"{key}\"]");
-                if let Some(s) = metric(cx, m, &mat, &mname, mode, &shared)? {
+                if let Some(w) = empty_fork(m, &mat) {
+                    warnings.push(format!("\"{mname}\" not read: {w}"));
+                } else if let Some(s) = metric(cx, m, &mat, &mname, mode, &shared)? {
                     series.push(s);
                 }
             }
         }
+    }
+    if series.is_empty() && !warnings.is_empty() {
+        return Err(cx.err(
+            None,
+            format!("nothing could be read: {}", warnings.join("; ")),
+        ));
     }
     let mut description = String::from(
         "Imported from JMH: one execution per fork (a separate JVM), one measurement per \
@@ -141,7 +157,19 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         version.as_deref().unwrap_or("(version not recorded)"),
         jvm.map(|j| format!(", JDK {j}")).unwrap_or_default()
     );
-    samples_file(cx, source, Some(description), None, series)
+    let mut file = samples_file(cx, source, Some(description), None, series)?;
+    file.warnings = warnings;
+    Ok(file)
+}
+
+/// Where a metric's `rawData` has a fork with no iterations, as a warning's
+/// place and reason.
+fn empty_fork(m: &Value, at: &str) -> Option<String> {
+    let forks = m.get("rawData")?.as_array()?;
+    let f = forks
+        .iter()
+        .position(|x| x.as_array().is_some_and(Vec::is_empty))?;
+    Some(format!("at {at}.rawData[{f}]: a fork with no iterations"))
 }
 
 /// One metric (primary or secondary) as a series, or `None` when it has no
