@@ -50,6 +50,7 @@ const byTarget = {
   import_go_test_json: [join(imp, 'gobench/go-bench.json')],
   import_perf_stat_csv: walk(join(imp, 'perf')).filter((p) => p.endsWith('.csv')),
   import_perf_stat_json: walk(join(imp, 'perf')).filter((p) => p.endsWith('.json')),
+  import_perf_stat_text: walk(join(imp, 'real/perf-text')).filter((p) => !p.endsWith('.json') && !p.endsWith('.md')),
 };
 byTarget.analyze = Object.values(byTarget).flat();
 

@@ -179,3 +179,15 @@ fn jmh_files_match_score_and_median_and_an_empty_fork_is_a_warning() {
     );
     assert!(r.warnings[1].contains("[3].secondaryMetrics[\"secondary3\"].rawData[3]"));
 }
+
+#[test]
+fn perf_stat_printed_tables_match_the_value_on_each_line() {
+    assert_eq!(check("perf-text", &file_report("perf-text")), 30);
+    // `-r 10` in a pt_BR locale: perf's relative deviation and the runs.
+    let r = file_report("perf-text")("meas.log");
+    let s = r.samples.as_ref().unwrap();
+    let cycles = s.series.iter().find(|x| x.name == "cycles").unwrap();
+    assert_eq!(cycles.unit, "count");
+    let r = file_report("perf-text")("base_r_stats.txt");
+    assert!(r.ok && r.warnings.is_empty(), "{:?}", r.warnings);
+}

@@ -54,7 +54,7 @@ impl Importer for LoneFile {
         is_sample(v)
             || ["mean", "Mean"]
                 .iter()
-                .any(|k| v.get(k).is_some_and(|m| m.get("point_estimate").is_some()))
+                .any(|k| v.get(*k).is_some_and(|m| m.get("point_estimate").is_some()))
     }
 
     fn cut_short(&self, head: &str) -> Option<&'static str> {

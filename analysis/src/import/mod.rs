@@ -52,6 +52,7 @@ registry! {
     go_test_json GoTestJson;
     perf_stat_json PerfStatJson;
     go_bench GoBench;
+    perf_stat_text PerfStatText;
     perf_stat_csv PerfStatCsv;
 }
 

@@ -380,8 +380,8 @@ mod tests {
         let r = row("1,666,805,699  \tcpu_core/cache-misses:u/   \t(96.40%)", '.').unwrap();
         assert_eq!((r.value, r.event.as_str()), (Some(1_666_805_699.0), "cpu_core/cache-misses:u/"));
         assert_eq!(r.figures["pcnt_running"], 96.4);
-        assert!(row("1.001 123 cycles", '.').unwrap_err().starts_with("refused: "));
-        assert!(row("CPU0 123 cycles", '.').unwrap_err().starts_with("refused: "));
+        assert!(row("1.001 123 cycles", '.').err().unwrap().starts_with("refused: "));
+        assert!(row("CPU0 123 cycles", '.').err().unwrap().starts_with("refused: "));
         assert_eq!(number("0,63", ','), Some(0.63));
         assert_eq!(number("-1", '.'), None);
     }
