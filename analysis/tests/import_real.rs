@@ -191,3 +191,41 @@ fn perf_stat_printed_tables_match_the_value_on_each_line() {
     let r = file_report("perf-text")("base_r_stats.txt");
     assert!(r.ok && r.warnings.is_empty(), "{:?}", r.warnings);
 }
+
+/// The message of a file refused.
+fn refusal(rel: &str) -> String {
+    let r = analyze_bytes(rel, &bytes(rel), &Options::default());
+    assert!(!r.ok, "{rel} was read");
+    r.error.unwrap().to_string()
+}
+
+#[test]
+fn test2json_streams_without_package_load_or_say_why_not() {
+    assert_eq!(check("test2json", &file_report("test2json")), 1);
+    let e = refusal("test2json/benchfail.json");
+    assert!(
+        e.contains("go test -json stream: no benchmark result: line 2: \"--- FAIL: BenchmarkFoo\""),
+        "{e}"
+    );
+    let e = refusal("test2json/panic.json");
+    assert!(
+        e.contains("the test binary panicked (line 3: \"panic: oops [recovered]\")"),
+        "{e}"
+    );
+    let e = refusal("test2json/benchshort.json");
+    assert!(
+        e.contains("the stream ends in the middle of a result line (the output, line 5)"),
+        "{e}"
+    );
+    // A benchmark's results, then a panic: read, with a warning naming the line.
+    let mut both = bytes("test2json/bench.json");
+    both.extend(bytes("test2json/panic.json"));
+    let r = analyze_bytes("both.json", &both, &Options::default());
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].contains("at line 18") && r.warnings[0].contains("panicked"),
+        "{:?}",
+        r.warnings
+    );
+}

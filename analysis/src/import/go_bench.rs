@@ -36,7 +36,7 @@ type Row<'a> = (&'a str, u64, Vec<(f64, &'a str)>);
 
 /// `Err` (the reason) when a line with a name and an iteration count has
 /// no well-formed value/unit pairs.
-fn result_line(line: &str) -> Option<Result<Row<'_>, String>> {
+pub(crate) fn result_line(line: &str) -> Option<Result<Row<'_>, String>> {
     if !line.starts_with("Benchmark") {
         return None;
     }
@@ -120,6 +120,11 @@ pub(crate) struct Parsed {
 impl Parsed {
     /// Read one package's text. `pkg` is the package the text belongs to
     /// (the `-json` event's), or the last `pkg:` line's. `at` names a line.
+    /// Whether no result line was read.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.benches.is_empty()
+    }
+
     pub(crate) fn add_text(
         &mut self,
         cx: &Checker,

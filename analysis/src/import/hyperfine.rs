@@ -8,7 +8,10 @@
 //! `metadata.tool_statistics`. `memory_usage_byte` (hyperfine ≥ 1.19), when
 //! present, becomes a series `COMMAND [max RSS]` in bytes. Parameters and
 //! exit codes are kept in the metadata; a command whose runs exited non-zero
-//! (`--ignore-failure`) gets a warning, since its times may be of failures.
+//! (`--ignore-failure`) gets a warning, since its times may be of failures,
+//! and so does one whose every time is 0 in a file without exit codes (an
+//! old hyperfine's record of a command that failed at once). A command with
+//! no runs is left out with a warning.
 
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
@@ -58,7 +61,25 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         let command = cx.str(cx.field(o, "command", &at)?, &format!("{at}.command"))?;
         let times = cx.samples(cx.field(o, "times", &at)?, &format!("{at}.times"))?;
         if times.is_empty() {
-            return Err(cx.err(Some(format!("{at}.times")), "no runs"));
+            // A command with no runs: the others are read.
+            warnings.push(cx.warning(
+                &format!("{at}.times"),
+                format!("\"{command}\": no runs; the command is left out"),
+            ));
+            continue;
+        }
+        // hyperfine before 1.12 wrote no exit codes: a command that failed at
+        // once shows only as times of zero.
+        if o.get("exit_codes").is_none() && times.iter().all(|&t| t == 0.0) {
+            warnings.push(cx.warning(
+                &format!("{at}.times"),
+                format!(
+                    "\"{command}\": all {} runs took 0 s and the file records no exit codes \
+                     (hyperfine before 1.12): the command most likely failed at once, so its \
+                     times are not those of its work",
+                    times.len()
+                ),
+            ));
         }
         let mut stats = Map::new();
         for key in ["mean", "stddev", "median", "min", "max", "user", "system"] {
@@ -132,4 +153,33 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     )?;
     file.warnings = warnings;
     Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::checker;
+
+    #[test]
+    fn a_failed_command_of_an_old_hyperfine_and_one_without_runs_are_named() {
+        // hyperfine 1.x before 1.12: no exit codes; a command that fails at
+        // once shows as times of zero.
+        let v = json!({"results": [
+            {"command": "./missing", "mean": 0.0, "stddev": 0.0, "user": 0.0, "system": 0.0,
+             "min": 0.0, "max": 0.0, "times": [0.0, 0.0, 0.0]},
+            {"command": "sleep 0.01", "mean": 0.011, "stddev": 0.0, "user": 0.0, "system": 0.0,
+             "min": 0.011, "max": 0.011, "times": [0.011]},
+            {"command": "none", "times": []}
+        ]});
+        let f = read(&checker(&Hyperfine, "h.json"), &v).unwrap();
+        assert_eq!(f.series.len(), 2);
+        assert_eq!(f.warnings.len(), 2, "{:?}", f.warnings);
+        assert!(
+            f.warnings[0].starts_with("at results[0].times: ")
+                && f.warnings[0].contains("\"./missing\": all 3 runs took 0 s"),
+            "{:?}",
+            f.warnings
+        );
+        assert!(f.warnings[1].contains("at results[2].times") && f.warnings[1].contains("\"none\": no runs"));
+    }
 }
