@@ -88,6 +88,14 @@ fn check(folder: &str, report_of: &dyn Fn(&str) -> FileReport) -> usize {
         if !reports.iter().any(|(f, _)| f == file) {
             let r = report_of(file);
             assert!(r.ok, "{folder}/{file}: {:?}", r.error);
+            // The tool's statistics agree with its samples in every real file.
+            assert!(
+                !r.warnings
+                    .iter()
+                    .any(|w| w.contains("the mean of its samples")),
+                "{folder}/{file}: {:?}",
+                r.warnings
+            );
             reports.push((file.to_string(), r));
         }
         let r = &reports.iter().find(|(f, _)| f == file).unwrap().1;
@@ -227,5 +235,70 @@ fn test2json_streams_without_package_load_or_say_why_not() {
         r.warnings[0].contains("at line 18") && r.warnings[0].contains("panicked"),
         "{:?}",
         r.warnings
+    );
+}
+
+#[test]
+fn a_file_whose_statistics_contradict_its_samples_is_named() {
+    // cargo-criterion's stream with one benchmark's measured values
+    // replaced by hand (one ns per iteration).
+    let real = std::fs::read_to_string(dir().join("../criterion/cargo-criterion.ndjson")).unwrap();
+    let mut edited = Vec::new();
+    let mut id = String::new();
+    let mut mean = 0.0;
+    for line in real.lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        if id.is_empty() && v["reason"] == "benchmark-complete" {
+            id = v["id"].as_str().unwrap().to_string();
+            mean = v["mean"]["estimate"].as_f64().unwrap();
+            v["measured_values"] = v["iteration_count"].clone();
+        }
+        edited.push(v.to_string());
+    }
+    let r = analyze_bytes(
+        "edited.ndjson",
+        edited.join("\n").as_bytes(),
+        &Options::default(),
+    );
+    assert!(r.ok, "{:?}", r.error);
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    let w = &r.warnings[0];
+    assert!(
+        w.contains(&format!("\"{id}\": the file's own mean is")),
+        "{w}"
+    );
+    assert!(w.contains("but the mean of its samples is 1 ns"), "{w}");
+    assert!(
+        w.contains(".mean.estimate") && w.contains("tickbook shows the samples' figures"),
+        "{w}"
+    );
+    assert!(mean > 10.0, "{mean}");
+    let s = r
+        .samples
+        .as_ref()
+        .unwrap()
+        .series
+        .iter()
+        .find(|s| s.name == id)
+        .unwrap();
+    assert_eq!(s.summary.mean, 1.0);
+}
+
+#[test]
+fn files_with_nothing_to_read_say_what_to_do() {
+    let e = refusal("pytest-benchmark/0001_saved-without-data.json");
+    assert!(
+        e.contains("has only pytest-benchmark's statistics, not its rounds")
+            && e.contains("--benchmark-save-data"),
+        "{e}"
+    );
+    // A cargo-criterion stream in which no benchmark completed.
+    let stream = "{\"reason\":\"group-complete\",\"group_name\":\"fib\",\"benchmarks\":[],\"report_directory\":\"x\"}\n";
+    let r = analyze_bytes("s.ndjson", stream.as_bytes(), &Options::default());
+    let e = r.error.unwrap().to_string();
+    assert!(
+        e.contains("no benchmark-complete message (the stream holds group-complete ×1)")
+            && e.contains("cargo criterion --message-format=json"),
+        "{e}"
     );
 }

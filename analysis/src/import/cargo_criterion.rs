@@ -7,6 +7,7 @@
 //! `measured_values[i] / iteration_count[i]`; one execution per benchmark
 //! (one process ran all its samples).
 
+use super::consistency::check_mean;
 use super::{first_json_line, metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
@@ -62,10 +63,21 @@ fn read_value_lines<'v>(
     lines: impl Iterator<Item = (usize, &'v Value)>,
 ) -> Result<SamplesFile, ReadError> {
     let mut series = Vec::new();
+    let mut warnings = Vec::new();
+    // The messages other than benchmark-complete, for the message when there
+    // is none: "group-complete ×2, compiler-artifact ×14".
+    let mut reasons: Vec<String> = Vec::new();
+    let mut counts: Vec<(String, usize)> = Vec::new();
     for (line, v) in lines {
         let at = format!("line {line}");
         let o = cx.obj(v, &at)?;
-        if o.get("reason").and_then(Value::as_str) != Some("benchmark-complete") {
+        let reason = o.get("reason").and_then(Value::as_str).unwrap_or("(no reason)");
+        if reason != "benchmark-complete" {
+            match counts.iter_mut().find(|(r, _)| r == reason) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((reason.to_string(), 1)),
+            }
+            reasons = counts.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
             continue;
         }
         let id = cx.str(cx.field(o, "id", &at)?, &format!("{at}.id"))?;
@@ -114,14 +126,36 @@ fn read_value_lines<'v>(
             }
         }
         extra.insert("unit_note".into(), json!(format!("{unit} per iteration")));
-        series.push(Series {
+        let s = Series {
             name: id.to_string(),
             unit: unit.to_string(),
             executions: vec![xs],
             metadata: metadata("cargo-criterion", Some(Value::Object(stats)), extra),
-        });
+        };
+        let mean = o.get("mean").and_then(|m| m.get("estimate")).and_then(Value::as_f64);
+        if let Some(m) = mean {
+            warnings.extend(check_mean(cx, &format!("{at}.mean.estimate"), &s, m));
+        }
+        series.push(s);
     }
-    samples_file(
+    if series.is_empty() {
+        return Err(cx.err(
+            None,
+            if reasons.is_empty() {
+                "no message in the stream: run cargo criterion --message-format=json and \
+                 keep its standard output"
+                    .to_string()
+            } else {
+                format!(
+                    "no benchmark-complete message (the stream holds {}): the benchmarks did \
+                     not run or their messages were left out; run cargo criterion \
+                     --message-format=json and keep its whole standard output",
+                    reasons.join(", ")
+                )
+            },
+        ));
+    }
+    let mut file = samples_file(
         cx,
         "cargo-criterion (--message-format=json)".into(),
         Some(
@@ -131,5 +165,7 @@ fn read_value_lines<'v>(
         ),
         None,
         series,
-    )
+    )?;
+    file.warnings = warnings;
+    Ok(file)
 }

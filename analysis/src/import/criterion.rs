@@ -372,7 +372,18 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
             .and_then(|b| b.get("throughput"))
             .filter(|t| !t.is_null())
             .cloned();
-        series_out.push(series(bench_name, xs, mode.as_ref(), est, throughput));
+        let mean = est
+            .as_ref()
+            .and_then(|e| e.get("mean"))
+            .and_then(|m| m.get("point_estimate"))
+            .and_then(Value::as_f64);
+        let s = series(bench_name, xs, mode.as_ref(), est, throughput);
+        if let Some(m) = mean {
+            let ecx = Checker::of_format(name, ESTIMATES);
+            let at = format!("{dir}/estimates.json: mean.point_estimate");
+            warnings.extend(super::consistency::check_mean(&ecx, &at, &s, m));
+        }
+        series_out.push(s);
     }
     if series_out.is_empty() {
         if let Some(mut e) = first_error {

@@ -13,6 +13,7 @@
 //! old hyperfine's record of a command that failed at once). A command with
 //! no runs is left out with a warning.
 
+use super::consistency::check_mean;
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
@@ -129,12 +130,16 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             Some(m) => Some(cx.samples(m, &format!("{at}.memory_usage_byte"))?),
             None => None,
         };
-        series.push(Series {
+        let s = Series {
             name: command.to_string(),
             unit: "s".into(),
             executions: times.into_iter().map(|t| vec![t]).collect(),
             metadata: metadata("hyperfine", Some(Value::Object(stats)), extra),
-        });
+        };
+        if let Some(mean) = o.get("mean").and_then(Value::as_f64) {
+            warnings.extend(check_mean(cx, &format!("{at}.mean"), &s, mean));
+        }
+        series.push(s);
         if let Some(mem) = memory.filter(|m| !m.is_empty()) {
             series.push(Series {
                 name: format!("{command} [max RSS]"),

@@ -119,7 +119,10 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             warnings.push(format!("\"{name}\" not read: {w}"));
         } else {
             match metric(cx, pm, &pm_at, &name, mode, &shared)? {
-                Some(s) => series.push(s),
+                Some(s) => {
+                    warnings.extend(score_check(cx, pm, &pm_at, &s));
+                    series.push(s);
+                }
                 None => skipped.push(format!("{name} ({mode}: no rawData)")),
             }
         }
@@ -131,6 +134,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 if let Some(w) = empty_fork(m, &mat) {
                     warnings.push(format!("\"{mname}\" not read: {w}"));
                 } else if let Some(s) = metric(cx, m, &mat, &mname, mode, &shared)? {
+                    warnings.extend(score_check(cx, m, &mat, &s));
                     series.push(s);
                 }
             }
@@ -160,6 +164,13 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let mut file = samples_file(cx, source, Some(description), None, series)?;
     file.warnings = warnings;
     Ok(file)
+}
+
+/// JMH's `score` (the mean of every iteration of every fork) against the
+/// series read from `rawData`.
+fn score_check(cx: &Checker, m: &Value, at: &str, s: &Series) -> Option<String> {
+    let score = m.get("score").and_then(Value::as_f64)?;
+    super::consistency::check_mean(cx, &format!("{at}.score"), s, score)
 }
 
 /// Where a metric's `rawData` has a fork with no iterations, as a warning's

@@ -19,6 +19,7 @@ use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
 use serde_json::{Map, Value};
 
+pub(crate) mod consistency;
 pub mod perf_stat;
 pub mod text;
 

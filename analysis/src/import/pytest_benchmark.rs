@@ -14,6 +14,7 @@
 //! benchmark is refused with that reason. The rest of `stats` is the tool's
 //! own statistics. Warm-up rounds are never written by the tool.
 
+use super::consistency::check_mean;
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
 use crate::format::{SamplesFile, Series};
@@ -97,12 +98,17 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         if let Some(it) = stats.get("iterations") {
             extra.insert("iterations_per_round".into(), it.clone());
         }
-        parsed.push((name, fullname, rounds, tool, extra));
+        let mean = stats
+            .get("mean")
+            .and_then(Value::as_f64)
+            .map(|m| (format!("{sat}.mean"), m));
+        parsed.push((name, fullname, rounds, tool, extra, mean));
     }
     // The test's name (with its parameter id, `test_sum[100]`) unless two
     // tests in different modules share it: then the full node id.
     let mut series = Vec::with_capacity(parsed.len());
-    for (name, fullname, rounds, tool, extra) in &parsed {
+    let mut warnings = Vec::new();
+    for (name, fullname, rounds, tool, extra, mean) in &parsed {
         let shared = parsed.iter().filter(|p| p.0 == *name).count() > 1;
         let shown = match fullname {
             Some(f) if shared => f.to_string(),
@@ -118,6 +124,9 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 extra.clone(),
             ),
         });
+        if let (Some((at, m)), Some(s)) = (mean, series.last()) {
+            warnings.extend(check_mean(cx, at, s, *m));
+        }
     }
     let host = top.get("machine_info").and_then(Value::as_object).map(|m| {
         json!({
@@ -143,4 +152,8 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         host,
         series,
     )
+    .map(|mut f| {
+        f.warnings = warnings;
+        f
+    })
 }
