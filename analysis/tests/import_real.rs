@@ -302,3 +302,24 @@ fn files_with_nothing_to_read_say_what_to_do() {
         "{e}"
     );
 }
+
+#[test]
+fn a_stream_no_reader_accepts_names_the_closest_format_without_contradiction() {
+    let stream = b"{\"Action\":\"weird\"}\n{\"Action\":\"weird\"}\n";
+    let r = analyze_bytes("s.json", stream, &Options::default());
+    let e = r.error.unwrap().to_string();
+    assert!(
+        e.contains("line 1 (\"{\"Action\":\"weird\"}\") has \"Action\", as a go test -json stream line has, but its \"Action\" \"weird\" is not one go test writes"),
+        "{e}"
+    );
+    assert!(!e.contains("is not an object with"), "{e}");
+    let stream = b"{\"counter-value\":\"1\"}\n{\"counter-value\":\"2\"}\n";
+    let e = analyze_bytes("p.json", stream, &Options::default())
+        .error
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("as a perf stat -j JSON line has, but it has no \"event\""),
+        "{e}"
+    );
+}

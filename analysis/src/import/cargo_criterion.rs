@@ -42,6 +42,12 @@ impl Importer for CargoCriterion {
         first_json_line(bytes).is_some_and(|v| is_message(&v))
     }
 
+    /// Why the first line, an object, is not a message.
+    fn why_not(&self, bytes: &[u8]) -> Option<String> {
+        first_json_line(bytes)?;
+        Some("its \"reason\" is not a string".into())
+    }
+
     fn cut_short(&self, head: &str) -> Option<&'static str> {
         (head.contains("\"reason\"")
             && (head.contains("benchmark-complete") || head.contains("group-complete")))

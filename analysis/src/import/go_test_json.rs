@@ -62,6 +62,21 @@ impl Importer for GoTestJson {
         read_events(cx, std::iter::once((1, v)))
     }
 
+    /// Why the first line, an object, is not an event.
+    fn why_not(&self, bytes: &[u8]) -> Option<String> {
+        let v = first_json_line(bytes)?;
+        Some(match v.get("Action") {
+            None => "it has no \"Action\"".into(),
+            Some(Value::String(a)) => format!(
+                "its \"Action\" \"{}\" is not one go test writes ({}) and it has no \
+                 \"Package\" or \"Time\"",
+                a.chars().take(40).collect::<String>(),
+                ACTIONS.join(", ")
+            ),
+            Some(_) => "its \"Action\" is not a string".into(),
+        })
+    }
+
     fn read_bytes(&self, cx: &Checker, bytes: &[u8]) -> Result<SamplesFile, ReadError> {
         let values = super::json_lines(cx, bytes, "event")?;
         read_events(cx, values.iter().map(|(n, v)| (*n, v)))

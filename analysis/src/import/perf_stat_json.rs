@@ -35,6 +35,18 @@ impl Importer for PerfStatJson {
     }
 
     /// The first data line is an event.
+    /// Why the first line, an object, is not an event.
+    fn why_not(&self, bytes: &[u8]) -> Option<String> {
+        let text = String::from_utf8_lossy(bytes);
+        let (_, l) = data_lines(&text).next()?;
+        let v = serde_json::from_str::<Value>(l).ok()?;
+        let missing: Vec<&str> = ["counter-value", "event"]
+            .into_iter()
+            .filter(|k| v.get(k).is_none())
+            .collect();
+        Some(format!("it has no \"{}\"", missing.join("\" or \"")))
+    }
+
     fn recognises_bytes(&self, bytes: &[u8]) -> bool {
         let text = String::from_utf8_lossy(bytes);
         let first = data_lines(&text).next();

@@ -63,14 +63,40 @@ pub fn not_recognised(bytes: &[u8], e: ReadError) -> ReadError {
             format!("{}: {why}", i.about().label)
         })
         .collect();
+    // The stream format whose key the first line has: the file most looks
+    // like it, and its reason is the first thing that failed there.
+    let first_object = head
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(serde_json::Value::is_object);
+    let closest = first_object.as_ref().and_then(|o| {
+        IMPORTERS.iter().find_map(|i| match i.about().shape {
+            Shape::Stream { key } if o.get(key).is_some() => {
+                let why = i
+                    .why_not(bytes)
+                    .unwrap_or_else(|| "it is not one of its objects".into());
+                Some(format!(
+                    "{first} has \"{key}\", as a {} line has, but {why} (the format this file \
+                     is closest to)",
+                    i.about().label
+                ))
+            }
+            _ => None,
+        })
+    });
     let keys = match keys.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     };
+    let streams_why = match &closest {
+        Some(c) => c.clone(),
+        None => format!("{first} is not an object with {keys}"),
+    };
     let message = format!(
         "{}; not a format tickbook reads. Tried: the JSON formats ({}): not one JSON \
-         document; the JSON streams ({}): {first} is not an object with {keys}; {}",
+         document; the JSON streams ({}): {streams_why}; {}",
         e.message,
         documents.join(", "),
         streams.join(", "),
