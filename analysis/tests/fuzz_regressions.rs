@@ -46,6 +46,12 @@ const CASES: &[(&str, Expect)] = &[
     ),
     // ... and a tickbook file written on one line with an extra field.
     ("samples-one-line-with-reason.json", Expect::Samples(2)),
+    // perf stat's printed header with nothing after "for ": the header was
+    // cut at its full length once trimmed, past the end of the line.
+    (
+        "perf-stat-text-bare-header.txt",
+        Expect::Refused(None, "no event perf counted"),
+    ),
 ];
 
 #[test]

@@ -155,8 +155,13 @@ fn table(
     end: usize,
     decimal: char,
 ) -> Result<Table, ReadError> {
-    let header = lines[start].trim();
-    let rest = &header[HEADER.len()..];
+    // The line starts with the header once its indent is trimmed (found so);
+    // what follows may be nothing at all.
+    let rest = lines[start]
+        .trim_start()
+        .strip_prefix(HEADER)
+        .unwrap_or("")
+        .trim();
     // 'command' or 'system wide', then `(N runs)` with -r N.
     let command = rest
         .split('\'')
