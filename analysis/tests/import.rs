@@ -1477,7 +1477,7 @@ fn hyperfine_memory_is_a_series_in_bytes() {
 
 /// `perf_stat::recognises` (which groups a folder's perf runs; the page has
 /// the same test, tests/unit/intake.test.mjs) is true exactly for perf's
-/// `-x,` and `-j` fixtures.
+/// `-x,`, `-j` and printed-table fixtures.
 #[test]
 fn perf_stat_output_is_told_from_every_other_fixture() {
     let root = dir().join("..");
@@ -1498,8 +1498,12 @@ fn perf_stat_output_is_told_from_every_other_fixture() {
             if rel.ends_with(".gz") || rel.ends_with(".data") {
                 continue;
             }
-            let want = rel.starts_with("import/perf/")
-                && (rel.ends_with(".csv") || rel.ends_with(".json"));
+            let want = (rel.starts_with("import/perf/")
+                && (rel.ends_with(".csv")
+                    || rel.ends_with(".json")
+                    || rel.ends_with(".report.txt")))
+                || (rel.starts_with("import/real/perf-text/")
+                    && (rel.ends_with(".txt") || rel.ends_with(".log")));
             let b = std::fs::read(&p).unwrap();
             assert_eq!(
                 tickbook_analysis::import::perf_stat::recognises(&b),

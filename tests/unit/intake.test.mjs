@@ -1,6 +1,6 @@
 // The page's test of perf stat output (intake.js looksLikePerfStat), which
 // groups a folder's runs before the analysis reads them, against every
-// fixture: true exactly for perf's -x, and -j files, as the analysis's
+// fixture: true exactly for perf's -x, -j and printed (perf stat report) files, as the analysis's
 // perf_stat::recognises (analysis/tests/import.rs reads the same files).
 
 import { test } from 'node:test';
@@ -28,7 +28,8 @@ test('perf stat output is told from every other fixture by its head', async () =
       const rel = path.relative(FIXTURES, f).split(path.sep).join('/');
       if (/\.(gz|data)$/.test(rel)) continue;
       const head = (await readFile(f)).subarray(0, 4096).toString('utf8');
-      const want = rel.startsWith('import/perf/') && /\.(csv|json)$/.test(rel);
+      const want = (rel.startsWith('import/perf/') && /\.(csv|json|report\.txt)$/.test(rel))
+        || (rel.startsWith('import/real/perf-text/') && /\.(txt|log)$/.test(rel));
       assert.equal(looksLikePerfStat(head), want, rel);
       if (want) perf += 1;
       else other += 1;

@@ -40,6 +40,8 @@ const MAX_FOLDER_FILES = 20000;
 export function looksLikePerfStat(head) {
   const line = head.split('\n').map((l) => l.replace(/\r$/, ''))
     .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  // The table perf stat prints, anywhere in the head (import/perf_stat_text.rs).
+  if (head.split('\n').some((l) => l.trimStart().startsWith('Performance counter stats for '))) return true;
   if (line == null) return false;
   if (line.trimStart().startsWith('{')) {
     try {
