@@ -3,6 +3,8 @@
 //!
 //! Set `TICKBOOK_COLLECTED=/path/to/file.json` to validate a collector output;
 //! `target/tickbook-test/fresh.json` is validated too when it exists.
+//! `TICKBOOK_COLLECTED_EMULATED` names the aarch64 collection made under
+//! qemu-user, checked further (see its test).
 
 use jsonschema::{Draft, Validator};
 use serde_json::{json, Value};
@@ -1023,37 +1025,110 @@ fn collected_file_validates() {
     }
     let v = validator();
     for path in paths {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let value: Value =
-            serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
-        assert_valid(&v, &name, &value);
-        match read_document(&name, &bytes) {
-            Ok(Document::Run(doc)) => {
-                assert_eq!(doc.run.format_version, FORMAT_VERSION, "{name}");
-                let ran_clocks = doc
-                    .run
-                    .suites
-                    .iter()
-                    .any(|s| s.suite == "clocks" && s.status == "complete");
-                assert_eq!(doc.clocks.is_some(), ran_clocks, "{name}");
-                // Typed round trip: nothing the collector wrote is lost by the types
-                // (unknown fields aside, which the schema allows but the types should name).
-                let again = serde_json::to_value(&doc.run).unwrap();
-                let lost: Vec<String> = lost_fields(&value, &again, "")
-                    .into_iter()
-                    .filter(|p| !is_known_extension(p))
-                    .collect();
-                assert!(
-                    lost.is_empty(),
-                    "{name}: fields not in the types (readers ignore them; add them to format.rs \
-                     or the suite's data.rs, and docs/format.md, or to KNOWN_EXTENSIONS with a line in the docs): {lost:?}"
-                );
-            }
-            Ok(Document::Samples(_)) => {}
-            Err(e) => panic!("the reader rejects {name}: {e}"),
-        }
+        validate_collected(&v, &path);
     }
+}
+
+/// A collector output validates, reads, and loses nothing to the types;
+/// returns it as JSON.
+fn validate_collected(v: &Validator, path: &Path) -> Value {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let value: Value =
+        serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
+    assert_valid(v, &name, &value);
+    match read_document(&name, &bytes) {
+        Ok(Document::Run(doc)) => {
+            assert_eq!(doc.run.format_version, FORMAT_VERSION, "{name}");
+            let ran_clocks = doc
+                .run
+                .suites
+                .iter()
+                .any(|s| s.suite == "clocks" && s.status == "complete");
+            assert_eq!(doc.clocks.is_some(), ran_clocks, "{name}");
+            // Typed round trip: nothing the collector wrote is lost by the types
+            // (unknown fields aside, which the schema allows but the types should name).
+            let again = serde_json::to_value(&doc.run).unwrap();
+            let lost: Vec<String> = lost_fields(&value, &again, "")
+                .into_iter()
+                .filter(|p| !is_known_extension(p))
+                .collect();
+            assert!(
+                lost.is_empty(),
+                "{name}: fields not in the types (readers ignore them; add them to format.rs \
+                 or the suite's data.rs, and docs/format.md, or to KNOWN_EXTENSIONS with a line in the docs): {lost:?}"
+            );
+        }
+        Ok(Document::Samples(_)) => {}
+        Err(e) => panic!("the reader rejects {name}: {e}"),
+    }
+    value
+}
+
+/// The aarch64 collection scripts/test runs under qemu-user
+/// (`$TICKBOOK_COLLECTED_EMULATED`): it validates and reads like any
+/// collection, every suite ran to the end, and every suite says first that
+/// it was emulated. The ops suite timed A64 sequences and names what A64
+/// lacks; the bottleneck suite ran its A64 kernels.
+#[test]
+fn emulated_aarch64_collection_validates_and_says_so() {
+    let Some(p) = std::env::var_os("TICKBOOK_COLLECTED_EMULATED") else {
+        eprintln!("no emulated collection to check (set TICKBOOK_COLLECTED_EMULATED)");
+        return;
+    };
+    let path = PathBuf::from(p);
+    assert!(
+        path.is_file(),
+        "TICKBOOK_COLLECTED_EMULATED={} is not a file",
+        path.display()
+    );
+    let run = validate_collected(&validator(), &path);
+    assert_eq!(run["host"]["arch"], "aarch64");
+    let emulated = |s: &Value| s.as_str().is_some_and(|s| s.starts_with("emulated: "));
+    let notes = run["host"]["notes"].as_array().expect("host notes");
+    assert!(
+        notes.iter().any(emulated),
+        "the host notes name the emulation: {notes:?}"
+    );
+    let suites = run["suites"].as_array().expect("suites");
+    let names: Vec<&str> = suites.iter().filter_map(|s| s["suite"].as_str()).collect();
+    assert_eq!(names, ["clocks", "bernoulli", "ops", "copy", "bottleneck"]);
+    for s in suites {
+        let name = &s["suite"];
+        assert_eq!(s["status"], "complete", "{name}: {}", s["error"]);
+        assert!(
+            emulated(&s["fallbacks"][0]),
+            "{name}: first fallback {}",
+            s["fallbacks"][0]
+        );
+    }
+    let suite = |n: &str| suites.iter().find(|s| s["suite"] == n).expect(n);
+    let ops = suite("ops")["data"]["ops"].as_array().expect("ops");
+    let op = |name: &str, form: &str| {
+        ops.iter()
+            .find(|o| o["name"] == name && o["form"] == form)
+            .unwrap_or_else(|| panic!("{name} ({form}) is in the table"))
+    };
+    for form in ["latency", "throughput"] {
+        let add = op("add_i64", form);
+        assert_eq!(add["implementation"], "asm");
+        assert_eq!(add["available"], true);
+        assert_eq!(
+            add["instruction"].as_str().map(|i| i.starts_with("add ")),
+            Some(true)
+        );
+        let pdep = op("pdep_i64", form);
+        assert_eq!(pdep["available"], false);
+        assert!(pdep["unavailable_reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("A64")));
+    }
+    assert_eq!(op("div_u64", "latency")["instruction"], "udiv x0, x0, x1");
+    let bottleneck = suite("bottleneck");
+    assert_eq!(
+        bottleneck["config"]["kernels"],
+        "asm (aarch64, A64 scalar double)"
+    );
 }
 
 /// Fields the collector writes that the types do not (yet) name; listed in

@@ -138,7 +138,8 @@ fn uname() -> Result<(String, String, String), String> {
         let bytes: Vec<u8> = f
             .iter()
             .take_while(|&&c| c != 0)
-            .map(|&c| c as u8)
+            // c_char is i8 on x86_64, u8 on aarch64: no cast fits both.
+            .map(|&c| c.to_ne_bytes()[0])
             .collect();
         String::from_utf8_lossy(&bytes).into_owned()
     };

@@ -18,6 +18,7 @@ mod bottleneck;
 mod clocks;
 mod copy;
 mod cpuid;
+mod emulation;
 mod host;
 mod ops;
 mod output;
@@ -204,7 +205,14 @@ pub fn run(args: CollectArgs) -> ExitCode {
 
     let progress = progress::Progress::new();
     let host_step = progress.spinner("host", "reading host description");
-    let host = host::collect();
+    let mut host = host::collect();
+    // Under an emulator every suite still runs to the end (the file stays
+    // complete and valid), but each says first that its timings are not a
+    // CPU's.
+    let emulated = emulation::emulated().map(str::to_string);
+    if let Some(e) = &emulated {
+        host.notes.push(e.clone());
+    }
     host_step.finish_with_message(format!(
         "{} ({}), {} notes",
         host.hostname,
@@ -277,7 +285,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             started_at: timefmt::rfc3339(*started),
             ended_at: timefmt::rfc3339(SystemTime::now()),
             config: o.config.clone(),
-            fallbacks: o.fallbacks.clone(),
+            fallbacks: emulated.iter().chain(&o.fallbacks).cloned().collect(),
             data: o.data.clone(),
         });
         let written = output::write_run(&out, file);
@@ -341,7 +349,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
         };
         if let Some(o) = output.map(|o| *o) {
             suite.config = o.config;
-            suite.fallbacks = o.fallbacks;
+            suite.fallbacks = emulated.iter().cloned().chain(o.fallbacks).collect();
             suite.data = o.data;
             if suite.status == "complete" {
                 summary.push(format!("{}:", id.name()));

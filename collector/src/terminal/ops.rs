@@ -107,6 +107,10 @@ pub(crate) fn render(out: &mut String, o: &OpsReport) {
     if let Some(p) = &o.published {
         render_published(out, p);
     }
+    if let Some(why) = &o.published_absent {
+        subtitle(out, "Published figures (core cycles per operation)");
+        let _ = writeln!(out, "   {why}");
+    }
     if let Some(c) = &o.calibrated {
         render_calibrated(out, c);
     }

@@ -4,9 +4,13 @@
 //! instructions, one 64-bit pointer or counter per loop level), so every
 //! executed instruction is known and `counts` is exact: loads, stores,
 //! floating operations, integer operations (adds, moves, `lea`, pointer
-//! steps) and loop branches (a `cmp`/`dec`/`sub` fused with its `jcc`). Elsewhere the same loops are
-//! compiled Rust; their counts are the source's operations (the compiler
-//! may vectorise or unroll), recorded as `portable`.
+//! steps) and loop branches (a `cmp`/`dec`/`sub` fused with its `jcc`).
+//! On aarch64 the same loops are A64 asm (scalar `d` registers; A64 has no
+//! load folded into arithmetic, so a load is its own `ldr`, and a closing
+//! `subs` with its `b.ne` is one loop branch); their counts are exact too.
+//! Elsewhere the same loops are compiled Rust; their counts are the
+//! source's operations (the compiler may vectorise or unroll), recorded as
+//! `portable`.
 //!
 //! Every kernel sweeps its data `passes` times inside one timed region.
 
@@ -40,9 +44,19 @@ pub fn asm_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::arch::is_x86_feature_detected!("fma")
         && std::arch::is_x86_feature_detected!("avx");
+    // Scalar FMA (fmadd) is in the A64 base instruction set.
+    #[cfg(target_arch = "aarch64")]
+    return true;
     #[allow(unreachable_code)]
     false
 }
+
+/// What the asm kernels are, for the suite's config.
+pub const ASM_KERNELS: &str = if cfg!(target_arch = "aarch64") {
+    "asm (aarch64, A64 scalar double)"
+} else {
+    "asm (x86_64, VEX scalar double)"
+};
 
 /// A vector of f64 whose data starts on a 64-byte line.
 pub struct Lines {
@@ -97,7 +111,17 @@ impl Triad {
     }
     pub fn counts(&self, asm: bool, passes: u64) -> (Counts, Counts) {
         let m = self.m as u64;
-        let c = if asm {
+        let c = if asm && cfg!(target_arch = "aarch64") {
+            // Per element: 2 loads, 1 FMA, 1 store; per 4 elements: 3
+            // pointer adds + subs/b.ne; per pass: 4 movs + subs/b.ne.
+            counts(&[
+                (LOAD, 2 * m * passes),
+                (FMA_F, m * passes),
+                (STORE, m * passes),
+                (ADD_I, (3 * (m / 4) + 4) * passes),
+                (BRANCH, (m / 4 + 1) * passes),
+            ])
+        } else if asm {
             // Per element: 2 loads (one folded into the FMA), 1 FMA, 1 store;
             // per 4 elements: add + cmp/jb; per pass: xor + dec/jnz.
             counts(&[
@@ -157,6 +181,52 @@ impl Triad {
             }
             return;
         }
+        #[cfg(target_arch = "aarch64")]
+        if asm {
+            // SAFETY: a, b, c hold m (a multiple of 4) f64 each; the loop
+            // reads b[0..m], c[0..m] and writes a[0..m]; registers declared.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    "mov {pa}, {a}",
+                    "mov {pb}, {b}",
+                    "mov {pc}, {c}",
+                    "mov {n}, {m}",
+                    "3:",
+                    "ldr {x0:d}, [{pb}]",
+                    "ldr {y0:d}, [{pc}]",
+                    "fmadd {x0:d}, {y0:d}, {s:d}, {x0:d}",
+                    "str {x0:d}, [{pa}]",
+                    "ldr {x1:d}, [{pb}, #8]",
+                    "ldr {y1:d}, [{pc}, #8]",
+                    "fmadd {x1:d}, {y1:d}, {s:d}, {x1:d}",
+                    "str {x1:d}, [{pa}, #8]",
+                    "ldr {x2:d}, [{pb}, #16]",
+                    "ldr {y2:d}, [{pc}, #16]",
+                    "fmadd {x2:d}, {y2:d}, {s:d}, {x2:d}",
+                    "str {x2:d}, [{pa}, #16]",
+                    "ldr {x3:d}, [{pb}, #24]",
+                    "ldr {y3:d}, [{pc}, #24]",
+                    "fmadd {x3:d}, {y3:d}, {s:d}, {x3:d}",
+                    "str {x3:d}, [{pa}, #24]",
+                    "add {pa}, {pa}, #32",
+                    "add {pb}, {pb}, #32",
+                    "add {pc}, {pc}, #32",
+                    "subs {n}, {n}, #4",
+                    "b.ne 3b",
+                    "subs {p}, {p}, #1",
+                    "b.ne 2b",
+                    a = in(reg) a, b = in(reg) b, c = in(reg) c, m = in(reg) m,
+                    pa = out(reg) _, pb = out(reg) _, pc = out(reg) _, n = out(reg) _,
+                    p = inout(reg) passes => _,
+                    s = in(vreg) s,
+                    x0 = out(vreg) _, x1 = out(vreg) _, x2 = out(vreg) _, x3 = out(vreg) _,
+                    y0 = out(vreg) _, y1 = out(vreg) _, y2 = out(vreg) _, y3 = out(vreg) _,
+                    options(nostack),
+                );
+            }
+            return;
+        }
         let _ = asm;
         for _ in 0..passes {
             // SAFETY: as above; raw pointers because a and b/c never alias.
@@ -197,7 +267,16 @@ impl StridedSum {
     }
     pub fn counts(&self, asm: bool, passes: u64) -> (Counts, Counts) {
         let l = self.lines as u64;
-        let c = if asm {
+        let c = if asm && cfg!(target_arch = "aarch64") {
+            // Per line: a load and an add; per 4 lines: add + subs/b.ne;
+            // per pass: 2 movs + subs/b.ne.
+            counts(&[
+                (LOAD, l * passes),
+                (ADD_F, l * passes),
+                (ADD_I, (l / 4 + 2) * passes),
+                (BRANCH, (l / 4 + 1) * passes),
+            ])
+        } else if asm {
             // Per line: a load folded into the add; per 4 lines: add + sub/jnz;
             // per pass: 2 movs + dec/jnz.
             counts(&[
@@ -242,6 +321,39 @@ impl StridedSum {
                     x = in(reg) x, lines = in(reg) lines,
                     q = out(reg) _, n = out(reg) _, p = inout(reg) passes => _,
                     acc = inout(xmm_reg) acc,
+                    options(nostack, readonly),
+                );
+            }
+            self.acc = acc;
+            return;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if asm {
+            let mut acc = self.acc;
+            // SAFETY: reads x[0], x[8], … x[8·(lines−1)], all inside the
+            // buffer of 8·lines f64; lines is a multiple of 4.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    "mov {q}, {x}",
+                    "mov {n}, {lines}",
+                    "3:",
+                    "ldr {t:d}, [{q}]",
+                    "fadd {acc:d}, {acc:d}, {t:d}",
+                    "ldr {t:d}, [{q}, #64]",
+                    "fadd {acc:d}, {acc:d}, {t:d}",
+                    "ldr {t:d}, [{q}, #128]",
+                    "fadd {acc:d}, {acc:d}, {t:d}",
+                    "ldr {t:d}, [{q}, #192]",
+                    "fadd {acc:d}, {acc:d}, {t:d}",
+                    "add {q}, {q}, #256",
+                    "subs {n}, {n}, #4",
+                    "b.ne 3b",
+                    "subs {p}, {p}, #1",
+                    "b.ne 2b",
+                    x = in(reg) x, lines = in(reg) lines,
+                    q = out(reg) _, n = out(reg) _, p = inout(reg) passes => _,
+                    acc = inout(vreg) acc, t = out(vreg) _,
                     options(nostack, readonly),
                 );
             }
@@ -308,7 +420,14 @@ impl Chase {
     }
     pub fn counts(&self, asm: bool, passes: u64) -> (Counts, Counts) {
         let l = self.lines as u64;
-        let c = if asm {
+        let c = if asm && cfg!(target_arch = "aarch64") {
+            // Per line: one load; per 4: subs/b.ne; per pass: mov + subs/b.ne.
+            counts(&[
+                (LOAD, l * passes),
+                (ADD_I, passes),
+                (BRANCH, (l / 4 + 1) * passes),
+            ])
+        } else if asm {
             // Per line: one load; per 4: sub/jnz; per pass: mov + dec/jnz.
             counts(&[
                 (LOAD, l * passes),
@@ -346,6 +465,31 @@ impl Chase {
                     "jnz 3b",
                     "dec {p}",
                     "jnz 2b",
+                    lines = in(reg) lines, n = out(reg) _, p = inout(reg) passes => _,
+                    at = inout(reg) at,
+                    options(nostack, readonly),
+                );
+            }
+            self.at = at;
+            return;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if asm {
+            // SAFETY: every pointer in the ring points at a line of the ring
+            // (built above); the ring lives as long as self.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    "mov {n}, {lines}",
+                    "3:",
+                    "ldr {at}, [{at}]",
+                    "ldr {at}, [{at}]",
+                    "ldr {at}, [{at}]",
+                    "ldr {at}, [{at}]",
+                    "subs {n}, {n}, #4",
+                    "b.ne 3b",
+                    "subs {p}, {p}, #1",
+                    "b.ne 2b",
                     lines = in(reg) lines, n = out(reg) _, p = inout(reg) passes => _,
                     at = inout(reg) at,
                     options(nostack, readonly),
@@ -414,7 +558,8 @@ impl Matmul {
         let blocks = n * (n / 8) * tiles;
         let rows = n * tiles;
         let c = if asm {
-            // k step: 9 loads, 8 FMA, 2 pointer adds, dec/jnz.
+            // k step: 9 loads, 8 FMA, 2 pointer adds, dec/jnz (aarch64:
+            // the same, B's loads separate from the FMAs, subs/b.ne).
             // block: 8 loads + 8 stores of C, 3 movs + 2 adds, dec/jnz.
             // row: 2 movs + 1 add, dec/jnz. (The tile and pass loops are
             // Rust around the asm: a few instructions per n² · tile FMAs,
@@ -515,6 +660,86 @@ impl Matmul {
                     }
                     continue;
                 }
+                #[cfg(target_arch = "aarch64")]
+                if asm {
+                    // SAFETY: rows of A from column kk, rows kk..kk+t of B,
+                    // all of C; n a multiple of 8 and of t; every address
+                    // stays inside the n² buffers. Registers declared (the
+                    // accumulators and temporaries avoid v8..v15, whose low
+                    // halves the caller keeps).
+                    unsafe {
+                        core::arch::asm!(
+                            "2:",
+                            "mov {bj}, {bk}",
+                            "mov {jc}, {nb8}",
+                            "3:",
+                            "ldr d0, [{cp}]",
+                            "ldr d1, [{cp}, #8]",
+                            "ldr d2, [{cp}, #16]",
+                            "ldr d3, [{cp}, #24]",
+                            "ldr d4, [{cp}, #32]",
+                            "ldr d5, [{cp}, #40]",
+                            "ldr d6, [{cp}, #48]",
+                            "ldr d7, [{cp}, #56]",
+                            "mov {pa}, {ap}",
+                            "mov {pb}, {bj}",
+                            "mov {k}, {t}",
+                            "4:",
+                            "ldr d24, [{pa}]",
+                            "ldr d16, [{pb}]",
+                            "fmadd d0, d24, d16, d0",
+                            "ldr d17, [{pb}, #8]",
+                            "fmadd d1, d24, d17, d1",
+                            "ldr d18, [{pb}, #16]",
+                            "fmadd d2, d24, d18, d2",
+                            "ldr d19, [{pb}, #24]",
+                            "fmadd d3, d24, d19, d3",
+                            "ldr d20, [{pb}, #32]",
+                            "fmadd d4, d24, d20, d4",
+                            "ldr d21, [{pb}, #40]",
+                            "fmadd d5, d24, d21, d5",
+                            "ldr d22, [{pb}, #48]",
+                            "fmadd d6, d24, d22, d6",
+                            "ldr d23, [{pb}, #56]",
+                            "fmadd d7, d24, d23, d7",
+                            "add {pa}, {pa}, #8",
+                            "add {pb}, {pb}, {stride}",
+                            "subs {k}, {k}, #1",
+                            "b.ne 4b",
+                            "str d0, [{cp}]",
+                            "str d1, [{cp}, #8]",
+                            "str d2, [{cp}, #16]",
+                            "str d3, [{cp}, #24]",
+                            "str d4, [{cp}, #32]",
+                            "str d5, [{cp}, #40]",
+                            "str d6, [{cp}, #48]",
+                            "str d7, [{cp}, #56]",
+                            "add {cp}, {cp}, #64",
+                            "add {bj}, {bj}, #64",
+                            "subs {jc}, {jc}, #1",
+                            "b.ne 3b",
+                            "add {ap}, {ap}, {stride}",
+                            "subs {ic}, {ic}, #1",
+                            "b.ne 2b",
+                            ap = inout(reg) a.add(kk) => _,
+                            bk = in(reg) b.add(kk * n),
+                            cp = inout(reg) c => _,
+                            ic = inout(reg) n => _,
+                            nb8 = in(reg) n / 8,
+                            stride = in(reg) stride,
+                            t = in(reg) t,
+                            bj = out(reg) _, jc = out(reg) _, pa = out(reg) _, pb = out(reg) _,
+                            k = out(reg) _,
+                            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+                            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+                            out("v16") _, out("v17") _, out("v18") _, out("v19") _,
+                            out("v20") _, out("v21") _, out("v22") _, out("v23") _,
+                            out("v24") _,
+                            options(nostack),
+                        );
+                    }
+                    continue;
+                }
                 let _ = asm;
                 // SAFETY: the same index ranges as the asm.
                 unsafe {
@@ -571,7 +796,19 @@ impl Stencil {
     pub fn counts(&self, asm: bool, passes: u64) -> (Counts, Counts) {
         let inner = (self.n as u64 - 2).pow(2);
         let rows = self.n as u64 - 2;
-        let c = if asm {
+        let c = if asm && cfg!(target_arch = "aarch64") {
+            // Point: 5 loads, 4 adds, 1 mul, 1 store, 2 pointer adds,
+            // subs/b.ne. Row: mov + 2 adds, subs/b.ne. Pass: 4 adds + mov,
+            // subs/b.ne.
+            counts(&[
+                (LOAD, 5 * inner * passes),
+                (ADD_F, 4 * inner * passes),
+                (MUL_F, inner * passes),
+                (STORE, inner * passes),
+                (ADD_I, (2 * inner + 3 * rows + 5) * passes),
+                (BRANCH, (inner + rows + 1) * passes),
+            ])
+        } else if asm {
             // Point: 5 loads, 4 adds, 1 mul, 1 store, 2 pointer adds, dec/jnz.
             // Row: mov + 2 adds, dec/jnz. Pass: 2 lea + mov, dec/jnz.
             counts(&[
@@ -635,6 +872,53 @@ impl Stencil {
                     p = out(reg) _, q = out(reg) _, ic = out(reg) _, jc = out(reg) _,
                     passes = inout(reg) passes => _,
                     coef = in(xmm_reg) coef, x = out(xmm_reg) _,
+                    options(nostack),
+                );
+            }
+            return;
+        }
+        #[cfg(target_arch = "aarch64")]
+        if asm {
+            // SAFETY: interior points only: every neighbour is inside the
+            // n×n input; writes go to the interior of the output.
+            unsafe {
+                core::arch::asm!(
+                    "2:",
+                    "add {p}, {inp}, {s}",
+                    "add {p}, {p}, #8",
+                    "add {q}, {outp}, {s}",
+                    "add {q}, {q}, #8",
+                    "mov {ic}, {rows}",
+                    "3:",
+                    "mov {jc}, {cols}",
+                    "4:",
+                    "ldur {x:d}, [{p}, #-8]",
+                    "ldr {y:d}, [{p}]",
+                    "fadd {x:d}, {x:d}, {y:d}",
+                    "ldr {y:d}, [{p}, #8]",
+                    "fadd {x:d}, {x:d}, {y:d}",
+                    "ldr {y:d}, [{p}, {ns}]",
+                    "fadd {x:d}, {x:d}, {y:d}",
+                    "ldr {y:d}, [{p}, {s}]",
+                    "fadd {x:d}, {x:d}, {y:d}",
+                    "fmul {x:d}, {x:d}, {coef:d}",
+                    "str {x:d}, [{q}]",
+                    "add {p}, {p}, #8",
+                    "add {q}, {q}, #8",
+                    "subs {jc}, {jc}, #1",
+                    "b.ne 4b",
+                    "add {p}, {p}, #16",
+                    "add {q}, {q}, #16",
+                    "subs {ic}, {ic}, #1",
+                    "b.ne 3b",
+                    "subs {passes}, {passes}, #1",
+                    "b.ne 2b",
+                    inp = in(reg) inp, outp = in(reg) out,
+                    s = in(reg) stride, ns = in(reg) -stride,
+                    rows = in(reg) n - 2, cols = in(reg) n - 2,
+                    p = out(reg) _, q = out(reg) _, ic = out(reg) _, jc = out(reg) _,
+                    passes = inout(reg) passes => _,
+                    coef = in(vreg) coef, x = out(vreg) _, y = out(vreg) _,
                     options(nostack),
                 );
             }

@@ -156,6 +156,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     let caches = cache_sizes(&host.caches);
     let llc = caches.last().map(|c| c.bytes);
     let (cap, size_note) = working_set_cap(ctx.quick, llc);
+    fallbacks.extend(emulated_note());
     if let Some(n) = &size_note {
         fallbacks.push(n.clone());
     }
@@ -381,6 +382,9 @@ fn working_set_cap(quick: bool, llc: Option<u64>) -> (u64, Option<String>) {
             cap /= 2;
         }
     }
+    if emulated_note().is_some() {
+        cap = cap.min(EMULATED_CAP);
+    }
     let size_note = match llc {
         Some(l) if cap <= l => Some(format!(
             "largest working set {} MiB is within the last-level cache ({} MiB): {}; overhead beyond the LLC is not measured",
@@ -456,6 +460,19 @@ fn summary(
         ),
         format!("clock read {read_median:.1} {unit}; predictions and overheads: tickbook analyze"),
     ]
+}
+
+/// Under an emulator (whose floating point is software, ten to a hundred
+/// times slower) the largest working sets would take minutes; up to 1 MiB
+/// every kernel still runs.
+const EMULATED_CAP: u64 = 1 << 20;
+
+/// The fallback that says so, under an emulator.
+fn emulated_note() -> Option<String> {
+    super::emulation::emulated().map(|_| {
+        "emulated: working sets stop at 1 MiB; an emulator's timings mean nothing, and larger ones take minutes"
+            .to_string()
+    })
 }
 
 /// The cost of a loop's back edge: a loop whose body is only its
@@ -555,7 +572,7 @@ fn output(
         "repetitions": if ctx.quick { 15 } else { 30 },
         "region_target_ms": if ctx.quick { 0.5 } else { 2.0 },
         "pinned_cpu": pinned_cpu,
-        "kernels": if asm { "asm (x86_64, VEX scalar double)" } else { "portable (compiled Rust)" },
+        "kernels": if asm { kernels::ASM_KERNELS } else { "portable (compiled Rust)" },
         "timing": "clock read, `passes` sweeps of the kernel, clock read; one warm-up pass first",
         "sizes": if ctx.quick { "powers of 4 from 4 KiB" } else { "powers of 2 from 4 KiB" },
         "no_counter_flag": ctx.no_counter,

@@ -4,9 +4,12 @@
 //! analysis does that division). Every repetition is timed by the portable
 //! clock (`std::time::Instant`) and, inside it, by the cycle counter.
 //!
-//! On x86_64 the sequences are exact instruction sequences (`x86.rs`);
-//! elsewhere they are compiled Rust (`portable.rs`), recorded as such.
+//! On x86_64 and aarch64 the sequences are exact instruction sequences
+//! (`x86.rs`, `aarch64.rs`); elsewhere they are compiled Rust
+//! (`portable.rs`), recorded as such.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -26,14 +29,15 @@ use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 pub const COPIES: usize = 1000;
 
 /// Register inputs of an asm sequence: rax, rcx, rdx, rsi, rdi, r8..r15,
-/// then xmm0..xmm11 as raw bits. Unused by portable entries.
+/// then xmm0..xmm11 as raw bits (on aarch64 x0..x12, then v0..v11). Unused
+/// by portable entries.
 #[derive(Clone, Copy)]
 pub struct Init {
     pub g: [u64; 13],
     pub x: [u64; 12],
 }
 
-/// Which buffer rsi/rdi point into, filled in at run time.
+/// Which buffer rsi/rdi (aarch64: x3/x4) point into, filled in at run time.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Ptr {
     None,
@@ -160,7 +164,9 @@ fn table() -> (Vec<OpDef>, Vec<String>) {
     let mut notes: Vec<String> = Vec::new();
     #[cfg(target_arch = "x86_64")]
     let mut t = x86::table();
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    let mut t = aarch64::table();
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let mut t = {
         notes.push(format!(
             "no asm table for {}: every operation is the portable Rust form (loop + black_box per copy)",
@@ -169,10 +175,22 @@ fn table() -> (Vec<OpDef>, Vec<String>) {
         portable::table()
     };
     // The floating remainder through libm as well as (on x86) FPREM.
-    if cfg!(target_arch = "x86_64") {
+    if cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
         t.extend(portable::libm_fmod());
     }
     (t, notes)
+}
+
+/// The operations of the x86 table this architecture has no single
+/// instruction for: (name, group, why), recorded as unavailable.
+fn lacking() -> Vec<(&'static str, &'static str, &'static str)> {
+    #[cfg(target_arch = "aarch64")]
+    return aarch64::lacking()
+        .into_iter()
+        .map(|l| (l.name, l.group, l.reason))
+        .collect();
+    #[allow(unreachable_code)]
+    Vec::new()
 }
 
 /// Dependent adds in the short core-clock chain: 10 blocks of 1000, about
@@ -198,7 +216,11 @@ fn core_clock_sample() -> Option<(f64, f64, u64)> {
     Some((n, n2, CORE_CLOCK_ADDS))
 }
 
+// Never inlined: branch relaxation counts a `.rept` block as one
+// instruction, so a short branch of the caller across several inlined
+// copies could end out of range (see `aarch64.rs`).
 #[cfg(target_arch = "aarch64")]
+#[inline(never)]
 fn aarch64_add_chain(blocks: u64) -> f64 {
     let c0 = super::tsc::cntvct();
     // SAFETY: register-only arithmetic on the declared operands.
@@ -376,6 +398,33 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         }
         bar.inc(1);
     }
+    let missing = lacking();
+    if interrupted.is_none() && !missing.is_empty() {
+        for &(name, group, why) in &missing {
+            for form in ["latency", "throughput"] {
+                ops.push(OpMeasurement {
+                    name: name.to_string(),
+                    group: group.to_string(),
+                    form: form.to_string(),
+                    implementation: "asm".to_string(),
+                    instruction: None,
+                    available: false,
+                    unavailable_reason: Some(why.to_string()),
+                    portable_n_ns: Vec::new(),
+                    portable_2n_ns: Vec::new(),
+                    counter_n_ticks: Vec::new(),
+                    counter_2n_ticks: Vec::new(),
+                });
+            }
+        }
+        let names: Vec<&str> = missing.iter().map(|m| m.0).collect();
+        fallbacks.push(format!(
+            "{} has no single instruction for {} operation(s) of the x86 table, recorded as unavailable with the reason: {}",
+            std::env::consts::ARCH,
+            names.len(),
+            names.join(", ")
+        ));
+    }
     bar.finish_with_message(format!("{} sequences", ops.len()));
 
     let summary = summary_lines(&ops, core_clock.as_ref());
@@ -447,9 +496,14 @@ pub fn measure_selected(
             counter_2n_ticks: Vec::new(),
         };
         let Some(d) = defs.iter().find(|d| d.name == name && d.form == form) else {
-            m.unavailable_reason = Some(format!(
-                "no {form} sequence of {name} for {}",
-                std::env::consts::ARCH
+            m.unavailable_reason = Some(lacking().into_iter().find(|l| l.0 == name).map_or_else(
+                || {
+                    format!(
+                        "no {form} sequence of {name} for {}",
+                        std::env::consts::ARCH
+                    )
+                },
+                |l| l.2.to_string(),
             ));
             out.push(m);
             continue;

@@ -33,6 +33,7 @@ impl Suite for Ops {
     fn report(data: &OpsData, cx: &mut Context) -> OpsReport {
         let mut r = ops_report(data, cx.options);
         r.published = published::compare(&r.ops, cx.host);
+        r.published_absent = published::absent_for(cx.host);
         r
     }
 

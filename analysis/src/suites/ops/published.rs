@@ -635,6 +635,19 @@ fn share_order(a: &CoreScore, b: &CoreScore) -> std::cmp::Ordering {
         .then(a.core.cmp(&b.core))
 }
 
+/// Why a host's table has no comparison at all, when the figures have no
+/// core of its architecture (every core in `op-latencies.csv` is x86-64):
+/// said rather than comparing, say, an aarch64 table with x86 cores.
+pub fn absent_for(host: Option<&Host>) -> Option<String> {
+    let h = host?;
+    (h.arch != "x86_64").then(|| {
+        format!(
+            "no published figures for {}: the figures (InstLatX64, uops.info) are of x86-64 cores only, so this table is not compared with any",
+            h.arch
+        )
+    })
+}
+
 /// The comparison of an ops table with the published figures, or `None`
 /// when there is nothing to compare: not x86_64, or no core-cycle times.
 pub fn compare(rows: &[OpRow], host: Option<&Host>) -> Option<PublishedComparison> {
@@ -984,6 +997,10 @@ mod tests {
         let mut arm = host("x", 0, 0, None);
         arm.arch = "aarch64".into();
         assert!(compare(&rows, Some(&arm)).is_none());
+        let why = absent_for(Some(&arm)).unwrap();
+        assert!(why.starts_with("no published figures for aarch64"), "{why}");
+        assert_eq!(absent_for(Some(&host("GenuineIntel", 6, 167, None))), None);
+        assert_eq!(absent_for(None), None);
         let none: Vec<OpRow> = rows.iter().map(|r| row(&r.name, &r.form, None)).collect();
         assert!(compare(&none, None).is_none());
     }

@@ -70,6 +70,10 @@ pub struct OpsReport {
     /// core (`published.rs`); absent without core-cycle times or off x86_64.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub published: Option<PublishedComparison>,
+    /// Why there is no comparison at all: the figures have no core of the
+    /// host's architecture (`published::absent_for`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published_absent: Option<String>,
 }
 
 /// Core cycles per counter tick from a chain of dependent adds (one core
@@ -252,6 +256,7 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
         forms,
         calibrated: None,
         published: None,
+        published_absent: None,
     }
 }
 

@@ -59,9 +59,15 @@ export function publishedColumns(o) {
   ];
 }
 
-/** The core match, the score per core and the discriminating operations. */
+/** The core match, the score per core and the discriminating operations;
+ * or, when the figures have no core of the host's architecture, that. */
 export function publishedSection(o) {
   const p = o.published;
+  if (!p && o.published_absent) {
+    return h('div', { class: 'published', 'data-testid': 'published' },
+      h('h3', {}, 'Published figures'),
+      h('p', { class: 'muted section-note', 'data-testid': 'published-absent' }, `${o.published_absent}.`));
+  }
   if (!p) return null;
   const rule = p.rule.charAt(0).toUpperCase() + p.rule.slice(1);
   return h('div', { class: 'published', 'data-testid': 'published' },
