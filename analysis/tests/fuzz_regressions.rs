@@ -52,6 +52,15 @@ const CASES: &[(&str, Expect)] = &[
         "perf-stat-text-bare-header.txt",
         Expect::Refused(None, "no event perf counted"),
     ),
+    // A go test -bench result line with a unit twice gave its series more
+    // values than rows, and counting the rows without the unit underflowed.
+    (
+        "go-bench-unit-twice.txt",
+        Expect::Refused(
+            Some("line 2"),
+            "Go test -bench text: \"BenchmarkX 10 5 ns/op 6 ns/op\": the unit \"ns/op\" twice in one result line",
+        ),
+    ),
 ];
 
 #[test]

@@ -50,8 +50,13 @@ pub(crate) fn result_line(line: &str) -> Option<Result<Row<'_>, String>> {
             rest.len()
         )));
     }
-    let mut pairs = Vec::with_capacity(rest.len() / 2);
+    let mut pairs: Vec<(f64, &str)> = Vec::with_capacity(rest.len() / 2);
     for p in rest.chunks(2) {
+        // Each row holds one value per unit (a unit twice would leave a
+        // series with more values than rows).
+        if pairs.iter().any(|(_, u)| *u == p[1]) {
+            return Some(Err(format!("the unit \"{}\" twice in one result line", p[1])));
+        }
         match p[0].parse::<f64>() {
             Ok(x) if x.is_finite() && x >= 0.0 => pairs.push((x, p[1])),
             _ => {
