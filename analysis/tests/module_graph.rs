@@ -9,26 +9,14 @@
 //! Files are tokenized with proc-macro2, so comments, doc comments and
 //! string literals never count. Test modules count too.
 
+use crate_files::rust_files;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod crate_files;
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// The module path of a file below `src/`: `read/native.rs` → [read,
 /// native], `read/mod.rs` → [read], `lib.rs` → [].
@@ -169,7 +157,7 @@ fn references(tokens: TokenStream, path: &[String], tests: bool, out: &mut BTree
 /// Every source file's module path and the paths it refers to (with
 /// `tests`, its test modules' too).
 fn sources(tests: bool) -> Vec<(Vec<String>, BTreeSet<Vec<String>>)> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = crate_files::src();
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     files
