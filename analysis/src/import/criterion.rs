@@ -288,34 +288,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
         .collect();
     samples.sort_by(|a, b| a.0.cmp(&b.0));
     if samples.is_empty() {
-        let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
-        if norm.is_empty() || (cbor && norm.iter().all(|(p, _)| p.ends_with(".cbor"))) {
-            return Err(ReadError {
-                file: name.into(),
-                path: None,
-                message: format!(
-                    "no Criterion.rs sample.json in this folder ({} files{}); tried {}",
-                    norm.len(),
-                    if cbor {
-                        "; cargo-criterion's .cbor data is not read: use cargo criterion --message-format=json"
-                    } else {
-                        ""
-                    },
-                    super::tried()
-                ),
-            });
-        }
-        // Not a Criterion tree: each file is read as it would be alone, in
-        // path order whatever order the entries came in.
-        let mut files: Vec<(String, Vec<u8>)> = norm
-            .iter()
-            .map(|(p, b)| (format!("{name}/{p}"), b.to_vec()))
-            .collect();
-        files.sort_by(|a, b| a.0.cmp(&b.0));
-        return Ok(Imported::Files {
-            folder: name.into(),
-            files,
-        });
+        return without_samples(name, &norm);
     }
     // One benchmark that cannot be read (a file cut short, a newer layout)
     // must not hide the others: it is named in the warnings instead.
@@ -407,6 +380,39 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
     )?;
     file.warnings = warnings;
     Ok(Imported::Samples(file))
+}
+
+/// A folder with no `sample.json`: refused when it holds nothing or only
+/// cargo-criterion's `.cbor` data, else each file read as it would be alone.
+fn without_samples(name: &str, norm: &[(String, &[u8])]) -> Result<Imported, ReadError> {
+    let cbor = norm.iter().any(|(p, _)| p.ends_with(".cbor"));
+    if norm.is_empty() || (cbor && norm.iter().all(|(p, _)| p.ends_with(".cbor"))) {
+        return Err(ReadError {
+            file: name.into(),
+            path: None,
+            message: format!(
+                "no Criterion.rs sample.json in this folder ({} files{}); tried {}",
+                norm.len(),
+                if cbor {
+                    "; cargo-criterion's .cbor data is not read: use cargo criterion --message-format=json"
+                } else {
+                    ""
+                },
+                super::tried()
+            ),
+        });
+    }
+    // Not a Criterion tree: each file is read as it would be alone, in
+    // path order whatever order the entries came in.
+    let mut files: Vec<(String, Vec<u8>)> = norm
+        .iter()
+        .map(|(p, b)| (format!("{name}/{p}"), b.to_vec()))
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Imported::Files {
+        folder: name.into(),
+        files,
+    })
 }
 
 #[cfg(test)]
