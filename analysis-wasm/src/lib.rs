@@ -266,6 +266,24 @@ pub fn max_file_bytes() -> f64 {
     Limits::default().file_bytes as f64
 }
 
+/// The rules of a folder's walk (`intake::rules`: the names kept, the
+/// directories skipped, the most files, how much of a file's head
+/// `intakePlan` needs): the worker passes them on when it is ready.
+#[wasm_bindgen(js_name = intakeRules)]
+pub fn intake_rules() -> Result<JsValue, JsError> {
+    to_js(&tickbook_analysis::intake::rules())
+}
+
+/// A folder's inputs (`intake::plan`) from the files its walk kept,
+/// `[{path, head}]`: `[{kind: "file", path} | {kind: "criterion", paths} |
+/// {kind: "runs", dir, paths}]`.
+#[wasm_bindgen(js_name = intakePlan)]
+pub fn intake_plan(entries: JsValue) -> Result<JsValue, JsError> {
+    let entries: Vec<tickbook_analysis::intake::Entry> = serde_wasm_bindgen::from_value(entries)
+        .map_err(|e| JsError::new(&format!("bad folder entries: {e}")))?;
+    to_js(&tickbook_analysis::intake::plan(&entries))
+}
+
 /// The analysis crate's version, shown in the page footer.
 #[wasm_bindgen]
 pub fn version() -> String {

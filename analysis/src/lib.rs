@@ -7,6 +7,8 @@
 //! * [`error`] — `ReadError` and the `Checker` every reader checks values
 //!   with; it uses nothing else of the crate.
 //! * [`format`] — the result-file envelope (format v1), written by the collector.
+//! * [`intake`] — which files of a folder are read, and as what, for the
+//!   command line and the page alike.
 //! * [`limits`] — how big one input may be (bytes, numbers, other values,
 //!   series), shared by the command line and the page.
 //! * [`read`] — parsing and validation of untrusted bytes into documents,
@@ -24,6 +26,7 @@
 pub mod error;
 pub mod format;
 pub mod import;
+pub mod intake;
 pub mod limits;
 pub mod options;
 pub mod read;

@@ -16,13 +16,10 @@
 //! its size, before it is read.
 
 use crate::campaign::manifest;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use tickbook_analysis::intake::{self, Item, SKIP_DIRS};
 use tickbook_analysis::limits::Limits;
-
-/// Files a folder may hold before it is refused (the page stops at 20 000).
-const MAX_FOLDER_FILES: usize = 100_000;
-/// Criterion's previous run, change estimates and HTML reports: never read.
-const SKIP_DIRS: [&str; 3] = ["base", "change", "report"];
 
 /// One thing to analyse: its name and its bytes, or why they could not be
 /// read (a line for stderr, without the name).
@@ -71,25 +68,8 @@ pub(crate) fn load_inputs(paths: &[PathBuf], limits: &Limits) -> Vec<Input> {
                 name,
                 bytes: Err(format!("cannot read the folder: {e}")),
             }),
-            Ok(files) if files.is_empty() => out.push(Input {
-                name,
-                bytes: Err("the folder holds no result files".into()),
-            }),
-            Ok(files) if files.iter().any(|f| is_sample(f)) => {
-                // The bundle holds text: compressed files and text results
-                // are no part of a Criterion tree.
-                let files: Vec<(String, String)> = files
-                    .into_iter()
-                    .filter(|f| !f.to_ascii_lowercase().ends_with(".gz") && !is_text_file(f))
-                    .map(|f| (f.clone(), f))
-                    .collect();
-                out.push(Input {
-                    bytes: bundle(path, &name, &files, limits),
-                    name,
-                });
-            }
             Ok(files) => {
-                let inputs = each_file(path, files, limits);
+                let inputs = folder_inputs(path, files, limits);
                 if inputs.is_empty() {
                     out.push(Input {
                         name,
@@ -117,100 +97,78 @@ fn campaign_results_of(dir: &Path) -> Option<PathBuf> {
     (value.get("kind")?.as_str()? == manifest::KIND && results.is_dir()).then_some(results)
 }
 
-/// A folder without Criterion.rs results: each result file one input,
-/// except `perf stat` files (`-x,` CSV or `-j`, whatever their names, text
-/// files included): two or more in one directory are one input, runs of the
-/// same events (the analysis reads them as one execution per file), named
-/// by the directory. Text files that are not perf's are not results.
-fn each_file(root: &Path, files: Vec<String>, limits: &Limits) -> Vec<Input> {
-    // (input, the directory of a perf stat file)
-    let mut read: Vec<(Input, Option<String>)> = Vec::new();
-    for rel in files {
-        let file = root.join(&rel);
-        let name = file.display().to_string();
-        let bytes = read_file(&file, &name, limits);
-        let perf = bytes
-            .as_ref()
-            .is_ok_and(|b| tickbook_analysis::import::perf_stat::recognises(b));
-        if !perf && is_text_file(&rel) {
-            continue;
-        }
-        let dir = perf.then(|| rel.rsplit_once('/').map_or("", |(d, _)| d).to_string());
-        read.push((Input { name, bytes }, dir));
-    }
-    let count = |d: &str| read.iter().filter(|(_, x)| x.as_deref() == Some(d)).count();
-    let runs: Vec<String> = {
-        let mut dirs: Vec<String> = read.iter().filter_map(|(_, d)| d.clone()).collect();
-        dirs.dedup();
-        dirs.into_iter().filter(|d| count(d) >= 2).collect()
-    };
+/// The inputs of a folder's result files (paths relative to `root`), as
+/// `intake::plan` makes them from the head of each: a file alone, a
+/// Criterion.rs tree bundled (named by the folder), or a directory's
+/// `perf stat` runs bundled (named by the directory).
+fn folder_inputs(root: &Path, files: Vec<String>, limits: &Limits) -> Vec<Input> {
+    let entries: Vec<intake::Entry> = files
+        .into_iter()
+        .map(|rel| intake::Entry {
+            head: head(&root.join(&rel)).ok(),
+            path: rel,
+        })
+        .collect();
     let mut out = Vec::new();
-    let mut done: Vec<&String> = Vec::new();
-    for (input, dir) in &read {
-        let Some(d) = dir.as_ref().filter(|d| runs.contains(d)) else {
-            out.push(Input {
-                name: input.name.clone(),
-                bytes: input.bytes.clone(),
-            });
-            continue;
-        };
-        if done.contains(&d) {
-            continue;
+    for item in intake::plan(&entries) {
+        match item {
+            Item::File { path } => {
+                let file = root.join(&path);
+                let name = file.display().to_string();
+                let bytes = read_file(&file, &name, limits);
+                out.push(Input { name, bytes });
+            }
+            Item::Criterion { paths } => {
+                let name = root.display().to_string();
+                let files: Vec<(String, String)> =
+                    paths.into_iter().map(|p| (p.clone(), p)).collect();
+                out.push(Input {
+                    bytes: bundle(root, &name, &files, limits),
+                    name,
+                });
+            }
+            Item::Runs { dir, paths } => out.push(runs(root, &dir, &paths, limits)),
         }
-        done.push(d);
-        let folder = if d.is_empty() {
-            root.to_path_buf()
-        } else {
-            root.join(d)
-        };
-        let name = folder.display().to_string();
-        let prefix = format!("{name}/");
-        let entries: Vec<(String, Vec<u8>)> = read
-            .iter()
-            .filter(|(_, x)| x.as_ref() == Some(d))
-            .filter_map(|(i, _)| {
-                let rel = i.name.strip_prefix(&prefix).unwrap_or(&i.name);
-                Some((rel.to_string(), i.bytes.as_ref().ok()?.clone()))
-            })
-            .collect();
-        let size: usize = entries.iter().map(|(_, b)| b.len()).sum();
-        let bytes = limits
-            .check_size(&name, size as u64)
-            .map_err(|e| e.message)
-            .map(|()| tickbook_analysis::import::folder_bundle(&entries));
-        out.push(Input { name, bytes });
     }
     out
 }
 
-/// Names a folder's results go by: JSON, JSON lines, and either
-/// gzip-compressed (pyperf writes `.json.gz`; the format is then told by
-/// the content, as always).
-const RESULT_ENDINGS: [&str; 6] = [
-    ".json",
-    ".ndjson",
-    ".jsonl",
-    ".json.gz",
-    ".ndjson.gz",
-    ".jsonl.gz",
-];
-
-fn is_result_file(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    RESULT_ENDINGS.iter().any(|e| name.ends_with(e))
+/// The first `intake::HEAD_BYTES` of a file, as text.
+fn head(path: &Path) -> std::io::Result<String> {
+    let mut head = Vec::with_capacity(intake::HEAD_BYTES);
+    std::fs::File::open(path)?
+        .take(intake::HEAD_BYTES as u64)
+        .read_to_end(&mut head)?;
+    Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
-/// Text that may hold results (`perf stat -x,` writes CSV, `-o FILE` any
-/// name): read when a folder is walked, kept only when it is perf's.
-const TEXT_ENDINGS: [&str; 2] = [".csv", ".txt"];
-
-fn is_text_file(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    TEXT_ENDINGS.iter().any(|e| name.ends_with(e))
-}
-
-fn is_sample(rel: &str) -> bool {
-    rel.ends_with("/sample.json") || rel == "sample.json"
+/// A directory's `perf stat` runs as one input (the analysis reads them as
+/// one execution per file), named by the directory; a file that cannot be
+/// read is left out.
+fn runs(root: &Path, dir: &str, paths: &[String], limits: &Limits) -> Input {
+    let folder = if dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(dir)
+    };
+    let name = folder.display().to_string();
+    let entries: Vec<(String, Vec<u8>)> = paths
+        .iter()
+        .filter_map(|rel| {
+            let file = root.join(rel);
+            let bytes = read_file(&file, &file.display().to_string(), limits).ok()?;
+            let short = rel
+                .strip_prefix(dir)
+                .map_or(rel.as_str(), |r| r.trim_start_matches('/'));
+            Some((short.to_string(), bytes))
+        })
+        .collect();
+    let size: usize = entries.iter().map(|(_, b)| b.len()).sum();
+    let bytes = limits
+        .check_size(&name, size as u64)
+        .map_err(|e| e.message)
+        .map(|()| tickbook_analysis::import::folder_bundle(&entries));
+    Input { name, bytes }
 }
 
 /// The files (path in the folder, path in the bundle) of a Criterion folder
@@ -251,7 +209,7 @@ pub(crate) fn criterion_baselines(paths: &[PathBuf], limits: &Limits) -> Option<
     let all: Vec<String> = json_files_skipping(path, &["change", "report"])
         .ok()?
         .into_iter()
-        .filter(|f| !f.to_ascii_lowercase().ends_with(".gz") && !is_text_file(f))
+        .filter(|f| !f.to_ascii_lowercase().ends_with(".gz") && !intake::is_text_file(f))
         .collect();
     // The run a file belongs to: the folder it is in.
     let run_of = |f: &str| -> Option<String> {
@@ -306,9 +264,9 @@ pub(crate) fn criterion_baselines(paths: &[PathBuf], limits: &Limits) -> Option<
     Some(out)
 }
 
-/// The result files (`RESULT_ENDINGS`) under `root` as paths
+/// The files a folder's walk keeps (`intake::is_candidate`) under `root` as paths
 /// relative to it with `/` separators, sorted. Symbolic links are not
-/// followed (no cycles); `base`, `change` and `report` folders are skipped.
+/// followed (no cycles); `intake::SKIP_DIRS` are skipped.
 fn json_files(root: &Path) -> std::io::Result<Vec<String>> {
     json_files_skipping(root, &SKIP_DIRS)
 }
@@ -327,10 +285,7 @@ fn json_files_skipping(root: &Path, skip: &[&str]) -> std::io::Result<Vec<String
                 if !skip.iter().any(|d| name == *d) {
                     stack.push(path);
                 }
-            } else if kind.is_file()
-                && (is_result_file(&name.to_string_lossy())
-                    || is_text_file(&name.to_string_lossy()))
-            {
+            } else if kind.is_file() && intake::is_candidate(&name.to_string_lossy()) {
                 let rel = path.strip_prefix(root).unwrap_or(&path);
                 out.push(
                     rel.components()
@@ -338,9 +293,10 @@ fn json_files_skipping(root: &Path, skip: &[&str]) -> std::io::Result<Vec<String
                         .collect::<Vec<_>>()
                         .join("/"),
                 );
-                if out.len() > MAX_FOLDER_FILES {
+                if out.len() > intake::MAX_FOLDER_FILES {
                     return Err(std::io::Error::other(format!(
-                        "more than {MAX_FOLDER_FILES} result files"
+                        "more than {} result files",
+                        intake::MAX_FOLDER_FILES
                     )));
                 }
             }

@@ -4,72 +4,39 @@
 // Promise<ArrayBuffer>, size?} items to `add`; `size` (bytes, where known
 // before reading) lets the page refuse a file too big to read (main.js).
 //
-// A folder holding Criterion.rs results (a `sample.json` anywhere in it,
-// e.g. `target/criterion`) becomes one item: its JSON files bundled as
-// {"tickbook_folder": 1, "entries": [{path, text}]}, which the analysis reads
-// as one Criterion tree (analysis/src/import, docs/importers.md). Bundling
-// into bytes keeps a folder an ordinary file everywhere downstream (worker,
-// re-analysis, cancel and re-read). Any other folder adds each JSON file in it,
-// except `perf stat` output (-x, CSV or -j, text files included): two or more
-// such files in one directory are one item, bundled the same way, which the
-// analysis reads as runs of the same events (one execution per file) — as
-// `tickbook analyze DIR` does (collector/src/load.rs). A campaign folder
-// (`campaign.json` of kind `tickbook-campaign` at its top) is its `results/`:
-// the manifest is no result and `attempts/` holds the earlier files of tasks
-// run again, which would count as extra executions.
+// Which files of a folder are read, and as what, is the analysis's
+// (analysis/src/intake.rs, the command line's too): the walk's rules (names
+// kept, directories skipped, the most files, how much of a head to read)
+// come with the worker's ready message, and a folder's inputs from the
+// worker's `intakePlan` given the kept files' heads — a folder holding
+// Criterion.rs results as one item, its JSON files bundled as
+// {"tickbook_folder": 1, "entries": [{path, text}]}; two or more `perf stat`
+// files of one directory as one item, bundled the same way (runs of the
+// same events); other result files one item each. Bundling into bytes keeps
+// a folder an ordinary file everywhere downstream (worker, re-analysis,
+// cancel and re-read). `folders` ({rules, plan}, main.js) reaches the
+// analysis. A campaign folder (`campaign.json` of kind `tickbook-campaign`
+// at its top) is its `results/`: the manifest is no result and `attempts/`
+// holds the earlier files of tasks run again, which would count as extra
+// executions.
 
-// Also gzip-compressed (pyperf writes .json.gz): the analysis inflates them.
-const JSON_FILE = /\.(json|ndjson|jsonl)(\.gz)?$/i;
-// Text that may hold results (perf stat -x, writes CSV, -o FILE any name):
-// kept only when it is perf's.
-const TEXT_FILE = /\.(csv|txt)$/i;
-// How much of a file is looked at to tell perf stat output.
-const HEAD_BYTES = 4096;
-// Criterion's previous run, change estimates and HTML reports: never read.
-const SKIP_DIRS = new Set(['base', 'change', 'report']);
-const MAX_FOLDER_FILES = 20000;
+const endsWithAny = (path, endings) => endings.some((e) => path.toLowerCase().endsWith(e));
+const isCandidate = (rules, path) => endsWithAny(path, rules.result_endings) || endsWithAny(path, rules.text_endings);
+const inSkippedDir = (rules, path) => path.split('/').slice(0, -1).some((d) => rules.skip_dirs.includes(d));
 
-/**
- * Whether the head of a file is `perf stat` output: its first line that is
- * neither blank nor a `#` comment is a `-x,` row (VALUE,UNIT,EVENT,…: seven
- * fields or more, an event named, the value a number or `<not counted>`) or
- * a `-j` object (`counter-value` and `event`). The analysis's
- * `perf_stat::recognises`, needed here to group a folder's runs before
- * anything is read.
- */
-export function looksLikePerfStat(head) {
-  const line = head.split('\n').map((l) => l.replace(/\r$/, ''))
-    .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
-  // The table perf stat prints, anywhere in the head (import/perf_stat_text.rs).
-  if (head.split('\n').some((l) => l.trimStart().startsWith('Performance counter stats for '))) return true;
-  if (line == null) return false;
-  if (line.trimStart().startsWith('{')) {
-    try {
-      const v = JSON.parse(line);
-      return v != null && typeof v === 'object' && 'counter-value' in v && 'event' in v;
-    } catch {
-      return false;
-    }
-  }
-  const f = line.split(',');
-  const first = f[0].trim();
-  const number = first !== '' && Number.isFinite(Number(first));
-  return f.length >= 7 && f.slice(2).some((x) => x.trim() !== '')
-    && (number || (first.startsWith('<') && first.endsWith('>')) || line.startsWith('CPU'));
-}
-
-async function fromFiles(fileList) {
+async function fromFiles(fileList, folders) {
   const files = Array.from(fileList ?? []);
   // A folder picker (`webkitdirectory`) gives files with relative paths.
   const inFolders = files.filter((f) => f.webkitRelativePath?.includes('/'));
   const loose = files.filter((f) => !inFolders.includes(f));
-  const folders = new Map(); // root -> [{path, file}]
+  const byRoot = new Map(); // root -> [{path, file}]
   for (const f of inFolders) {
     const [root, ...rest] = f.webkitRelativePath.split('/');
-    if (!folders.has(root)) folders.set(root, []);
-    folders.get(root).push({ path: rest.join('/'), file: f });
+    if (!byRoot.has(root)) byRoot.set(root, []);
+    byRoot.get(root).push({ path: rest.join('/'), file: f });
   }
-  const fromFolders = await Promise.all([...folders].map(([root, list]) => fromFolder(root, list)));
+  const fromFolders = await Promise.all([...byRoot].map(([root, list]) => fromFolder(root, list, folders)
+    .catch((e) => [failedFolder(root, `could not read the folder: ${e?.message ?? e}`)])));
   return [
     ...loose.map((file) => ({ name: file.name, size: file.size, load: () => file.arrayBuffer() })),
     ...fromFolders.flat(),
@@ -103,67 +70,52 @@ async function campaignResults(list) {
   return kind === 'tickbook-campaign' ? list.filter(({ path }) => path.startsWith('results/')) : null;
 }
 
-/** Items for one folder: `list` is [{path (relative to the folder), file}]. */
-async function fromFolder(root, all) {
+/** Items for one folder: `all` is [{path (relative to the folder), file}]; the analysis plans them. */
+async function fromFolder(root, all, folders) {
+  const rules = await folders.rules();
   const list = (await campaignResults(all)) ?? all;
-  const inKept = ({ path }) => !path.split('/').slice(0, -1).some((d) => SKIP_DIRS.has(d));
-  const wanted = list.filter((x) => JSON_FILE.test(x.path) && inKept(x));
-  const criterion = wanted.some(({ path }) => path.split('/').pop() === 'sample.json');
-  if (criterion) {
-    // The bundle holds text: compressed files are no part of a Criterion tree.
-    return [bundle(`${root}/`, wanted.filter(({ path }) => !/\.gz$/i.test(path)))];
-  }
-  const candidates = list.filter((x) => (JSON_FILE.test(x.path) || TEXT_FILE.test(x.path)) && inKept(x))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const dirOf = (path) => path.split('/').slice(0, -1).join('/');
-  const perf = await Promise.all(candidates.map(async ({ path, file }) => !/\.gz$/i.test(path)
-    && looksLikePerfStat(await file.slice(0, HEAD_BYTES).text())));
-  const runs = new Map(); // directory -> its perf stat files
-  candidates.forEach((x, i) => {
-    if (!perf[i]) return;
-    const d = dirOf(x.path);
-    if (!runs.has(d)) runs.set(d, []);
-    runs.get(d).push(x);
+  const kept = list.filter(({ path }) => isCandidate(rules, path) && !inSkippedDir(rules, path));
+  const files = new Map(kept.map(({ path, file }) => [path, file]));
+  // Compressed files are never perf stat output: their heads are not read.
+  const entries = await Promise.all(kept.map(async ({ path, file }) => ({
+    path,
+    head: /\.gz$/i.test(path) ? null : await file.slice(0, rules.head_bytes).text(),
+  })));
+  const under = (dir, paths) => paths.map((path) => ({ path: dir ? path.slice(dir.length + 1) : path, file: files.get(path) }));
+  return (await folders.plan(entries)).map((item) => {
+    if (item.kind === 'criterion') return bundle(`${root}/`, under('', item.paths));
+    if (item.kind === 'runs') return bundle(item.dir ? `${root}/${item.dir}/` : `${root}/`, under(item.dir, item.paths));
+    const file = files.get(item.path);
+    return { name: `${root}/${item.path}`, size: file.size, load: () => file.arrayBuffer() };
   });
-  const items = [];
-  const done = new Set();
-  candidates.forEach((x, i) => {
-    const d = dirOf(x.path);
-    if (perf[i] && runs.get(d).length >= 2) {
-      if (done.has(d)) return;
-      done.add(d);
-      const files = runs.get(d).map(({ path, file }) => ({ path: path.slice(d ? d.length + 1 : 0), file }));
-      items.push(bundle(d ? `${root}/${d}/` : `${root}/`, files));
-    } else if (perf[i] || JSON_FILE.test(x.path)) {
-      items.push({ name: `${root}/${x.path}`, size: x.file.size, load: () => x.file.arrayBuffer() });
-    }
-  });
-  return items;
 }
 
-/** Watch a picker; reset it after each choice so the same file can be chosen again. */
-export function watchPicker(input, add) {
+/**
+ * Watch a picker; reset it after each choice so the same file can be chosen
+ * again. `folders`: {rules: () => Promise<rules>, plan: (entries) => Promise<items>}.
+ */
+export function watchPicker(input, add, folders) {
   input.addEventListener('change', () => {
     const picked = Array.from(input.files ?? []);
     input.value = '';
-    fromFiles(picked).then((items) => {
+    fromFiles(picked, folders).then((items) => {
       if (items.length) add(items);
     });
   });
 }
 
 /** Every file under a dropped directory (FileSystemDirectoryEntry), as [{path, file}]. */
-async function walk(dir, prefix = '', out = []) {
+async function walk(dir, rules, prefix = '', out = []) {
   const reader = dir.createReader();
   for (;;) {
     // readEntries returns the listing in batches; an empty batch ends it.
     const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
     if (batch.length === 0) return out;
     for (const entry of batch) {
-      if (out.length >= MAX_FOLDER_FILES) return out;
+      if (out.length >= rules.max_folder_files) return out;
       if (entry.isDirectory) {
-        if (!SKIP_DIRS.has(entry.name)) await walk(entry, `${prefix}${entry.name}/`, out);
-      } else if (JSON_FILE.test(entry.name) || TEXT_FILE.test(entry.name)) {
+        if (!rules.skip_dirs.includes(entry.name)) await walk(entry, rules, `${prefix}${entry.name}/`, out);
+      } else if (isCandidate(rules, entry.name)) {
         const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
         out.push({ path: `${prefix}${entry.name}`, file });
       }
@@ -172,7 +124,7 @@ async function walk(dir, prefix = '', out = []) {
 }
 
 /** Accept drops anywhere on the page; show `overlay` while files are dragged over it. */
-export function watchDrops(target, overlay, add) {
+export function watchDrops(target, overlay, add, folders) {
   let depth = 0;
   const hasFiles = (e) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
   const show = (on) => {
@@ -205,15 +157,15 @@ export function watchDrops(target, overlay, add) {
     const entries = fileItems.map((it) => it.webkitGetAsEntry?.() ?? null);
     const dirs = entries.filter((en) => en?.isDirectory);
     if (dirs.length === 0) {
-      fromFiles(Array.from(e.dataTransfer?.files ?? [])).then((items) => {
+      fromFiles(Array.from(e.dataTransfer?.files ?? []), folders).then((items) => {
         if (items.length) add(items);
       });
       return;
     }
     const files = Array.from(e.dataTransfer?.files ?? []).filter((f, i) => !entries[i]?.isDirectory);
-    if (files.length) fromFiles(files).then(add);
+    if (files.length) fromFiles(files, folders).then(add);
     for (const dir of dirs) {
-      walk(dir).then(fromFolder.bind(null, dir.name)).then(
+      folders.rules().then((rules) => walk(dir, rules)).then((list) => fromFolder(dir.name, list, folders)).then(
         (items) => {
           add(items.length ? items : [failedFolder(dir.name, 'the folder holds no result files')]);
         },

@@ -288,10 +288,16 @@ $('clear').addEventListener('click', () => {
   $('file-input').focus();
 });
 
-watchPicker($('file-input'), add);
+// Which files of a folder are read, and as what: the analysis's (intake.js).
+// A cancel restarts the workers under a call, so ask the new ones.
+const folders = {
+  rules: () => analyzer.ready.then((r) => r.intake),
+  plan: (entries) => analyzer.call('intakePlan', entries).catch(() => analyzer.ready.then(() => analyzer.call('intakePlan', entries))),
+};
+watchPicker($('file-input'), add, folders);
 setupMeasure($('measure-browser'), $('measure-quick'), $('measure'), (item) => add([item]));
-watchPicker($('folder-input'), add); // a folder: its files, or one Criterion tree (intake.js)
-watchDrops(document, $('drop-overlay'), add);
+watchPicker($('folder-input'), add, folders); // a folder: its files, or one Criterion tree (intake.js)
+watchDrops(document, $('drop-overlay'), add, folders);
 
 // Sharing (state.js, export.js): a report's embedded files first, then ?url=;
 // each file gets the view the link or report holds for its position.

@@ -198,7 +198,7 @@ export class Analyzer {
   receive(msg, from = 0) {
     switch (msg.type) {
       case 'ready':
-        this.readies[from]?.resolve({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells, across: msg.across });
+        this.readies[from]?.resolve({ version: msg.version, defaultOptions: msg.defaultOptions, maxFileBytes: msg.maxFileBytes, cells: msg.cells, across: msg.across, intake: msg.intake });
         break;
       case 'fatal':
         this.fail(msg.message);

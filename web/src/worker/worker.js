@@ -19,13 +19,15 @@
 //      {type: 'call', id, fn: 'dtwBench', args: [n, stepPattern, band]}  (trace.js)
 //      {type: 'call', id, fn: 'checkOptions', args: [options]}  (a link's options, state.js)
 //      {type: 'call', id, fn: 'checkSize', args: [name, size]}  (before a file is read, main.js)
+//      {type: 'call', id, fn: 'intakePlan', args: [entries]}  (a folder's inputs, intake.js)
 //      {type: 'analyze', id, name, buffer, store: true, keep?, options?}  (keep the
 //      bytes only: a restarted worker gets the files back this way, see
 //      Analyzer.cancel; with `keep`, read them now within `options`' limits: the
 //      other workers of the pool get a copy of each file this way, analyzer.js)
-// out: {type: 'ready', version, defaultOptions, maxFileBytes, cells, across} | {type: 'fatal', message}
+// out: {type: 'ready', version, defaultOptions, maxFileBytes, cells, across, intake} | {type: 'fatal', message}
 //      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order;
-//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs}])
+//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs}];
+//      intake: the rules of a folder's walk, wasm `intakeRules()`, for intake.js)
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells, growing?}  (with
@@ -46,6 +48,8 @@ import init, { applyCalibration, defaultOptions, exportFit, plan, version } from
 import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, acrossKept } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order; the cells across files.
 import { cells as cellList, acrossCells } from '../../pkg/tickbook_analysis_wasm.js';
+// Which files of a folder are read, and as what (analysis/src/intake.rs; intake.js).
+import { intakePlan, intakeRules } from '../../pkg/tickbook_analysis_wasm.js';
 // How big a file may be (analysis/src/limits.rs): checked before a file is read (main.js).
 import { checkSize, maxFileBytes } from '../../pkg/tickbook_analysis_wasm.js';
 // Options restored from a link, checked field by field (state.js).
@@ -65,6 +69,8 @@ const CALLS = {
   dtwBench: (n, stepPattern, band) => dtwBench(n, stepPattern, band),
   // A cell across files of the loaded files `ids` (report::across), by its name.
   across: (name, ids, options, params) => acrossKept(name, ids.filter((id) => kept(id, options)), options, params ?? null),
+  // A folder's inputs from the files its walk kept (analysis intake::plan, intake.js).
+  intakePlan: (entries) => intakePlan(entries),
   // Why the analysis would refuse these options, or null (a link's options, state.js).
   checkOptions: (options) => checkOptions(options) ?? null,
   // Why a file of this size is too big to read, or null (main.js).
@@ -138,7 +144,7 @@ const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
     const list = typeof raw === 'string' ? JSON.parse(raw) : raw;
     CELLS = list.map((c) => c.name);
     BY_COST = [...list].sort((a, b) => a.cost - b.cost).map((c) => c.name);
-    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes(), cells: list, across: acrossCells() });
+    postMessage({ type: 'ready', version: version(), defaultOptions: defaultOptions(), maxFileBytes: maxFileBytes(), cells: list, across: acrossCells(), intake: intakeRules() });
     return true;
   })
   .catch((e) => {
