@@ -1029,6 +1029,15 @@ fn collected_file_validates() {
     }
 }
 
+/// A file `tickbook run` wrote (the fixture) validates, reads, and its
+/// types keep every field.
+#[test]
+fn commands_fixture_validates() {
+    let v = validator();
+    let value = validate_collected(&v, &root().join("tests/fixtures/run-commands.json"));
+    assert_eq!(value["suites"][0]["suite"], "commands");
+}
+
 /// A collector output validates, reads, and loses nothing to the types;
 /// returns it as JSON.
 fn validate_collected(v: &Validator, path: &Path) -> Value {
@@ -1711,6 +1720,22 @@ fn cells_follow_the_registry() {
                 }]}
             }),
         ),
+        (
+            "commands",
+            json!({
+                "commands": [{"name": "a", "command": "true"}, {"name": "b", "command": "false"}],
+                "order": "interleaved", "seed": 1, "shell": null, "warmup": 0,
+                "rounds": [[0, 1], [1, 0], [0, 1]],
+                "runs": [
+                    {"command": 0, "round": 0, "position": 0, "start_ns": 0.0, "wall_ns": 10.0, "user_ns": 1.0, "sys_ns": 1.0, "max_rss_kib": 1, "exit_code": 0},
+                    {"command": 1, "round": 0, "position": 1, "start_ns": 20.0, "wall_ns": 12.0, "user_ns": 1.0, "sys_ns": 1.0, "max_rss_kib": 1, "exit_code": 1},
+                    {"command": 1, "round": 1, "position": 0, "start_ns": 40.0, "wall_ns": 13.0, "user_ns": 1.0, "sys_ns": 1.0, "max_rss_kib": 1, "exit_code": 1},
+                    {"command": 0, "round": 1, "position": 1, "start_ns": 60.0, "wall_ns": 11.0, "user_ns": 1.0, "sys_ns": 1.0, "max_rss_kib": 1, "exit_code": 0},
+                    {"command": 0, "round": 2, "position": 0, "start_ns": 80.0, "wall_ns": 10.5, "user_ns": 1.0, "sys_ns": 1.0, "max_rss_kib": 1, "exit_code": 0},
+                    {"command": 1, "round": 2, "position": 1, "start_ns": 99.0, "wall_ns": 12.5, "user_ns": 1.0, "sys_ns": 1.0, "max_rss_kib": 1, "exit_code": 1}
+                ]
+            }),
+        ),
     ] {
         run.suites.push(Suite {
             suite: name.into(),
@@ -1747,7 +1772,8 @@ fn cells_follow_the_registry() {
             "alloc",
             "trace",
             "bottleneck",
-            "browser"
+            "browser",
+            "commands"
         ]
     );
     let json = serde_json::to_value(&report).unwrap();
@@ -1769,6 +1795,7 @@ fn cells_follow_the_registry() {
             "bottleneck",
             "trace",
             "browser",
+            "commands",
             "options"
         ]
     );

@@ -36,6 +36,9 @@ enum Command {
     Collect(collect::CollectArgs),
     /// Analyze result files: a terminal table, or JSON with the page's numbers.
     Analyze(analyze::AnalyzeArgs),
+    /// Time your own commands: each run its own process, in rounds of every
+    /// command in a seeded random order; writes a result file.
+    Run(collect::RunArgs),
     /// Serve the notebook page and a folder of results on 127.0.0.1.
     Serve(serve::ServeArgs),
     /// Write one self-contained report (.html) of result files: the page with
@@ -55,11 +58,27 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Collect(args) => collect::run(args),
         Command::Analyze(args) => on_pool(|| analyze::run(args)),
+        Command::Run(args) => run_commands(args),
         Command::Serve(args) => serve::run(args),
         Command::Report(args) => on_pool(|| report::run(args)),
         Command::Campaign(args) => campaign::run(args),
         Command::AllocChild(args) => collect::alloc_child(args),
     }
+}
+
+/// `tickbook run`, then its summary on stderr from the file it wrote.
+fn run_commands(args: collect::RunArgs) -> ExitCode {
+    let outcome = collect::run_commands(args);
+    if let Some(path) = &outcome.out {
+        if let Ok(bytes) = std::fs::read(path) {
+            let name = path.display().to_string();
+            let options = tickbook_analysis::report::Options::default();
+            let report =
+                on_pool(|| tickbook_analysis::report::analyze_bytes(&name, &bytes, &options));
+            eprint!("{}", terminal::render_run_summary(&report));
+        }
+    }
+    outcome.code
 }
 
 /// Run `f` on a rayon pool of one thread per core: the analysis spreads

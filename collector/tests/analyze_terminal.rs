@@ -64,10 +64,11 @@ fn hand_written_fixtures_print_every_cell_as_the_json_has_it() {
         "trace-small.json",
         "hostile-names.json",
         "run-bernoulli-stressed.json",
+        "run-commands.json",
     ] {
         seen.extend(terminal_agrees_with_json(&[fixtures().join(f)]));
     }
-    for cell in ["clocks", "samples", "trace", "bernoulli"] {
+    for cell in ["clocks", "samples", "trace", "bernoulli", "commands"] {
         assert!(
             seen.iter().any(|s| s == cell),
             "{cell} not checked: {seen:?}"

@@ -16,6 +16,7 @@ mod alloc;
 mod bernoulli;
 mod bottleneck;
 mod clocks;
+mod commands;
 mod copy;
 mod cpuid;
 mod emulation;
@@ -35,6 +36,7 @@ use std::process::ExitCode;
 use std::time::{Instant, SystemTime};
 
 pub use alloc::child::{run as alloc_child, AllocChildArgs};
+pub use commands::{run as run_commands, Order, RunArgs, RunOutcome};
 use serde_json::Value;
 use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
 use tickbook_analysis::suites::SuiteId;

@@ -31,6 +31,7 @@ test('cells() lists the suite cells in display order, with their titles and anal
     { name: 'bottleneck', title: 'Bottlenecks', cost: 6 },
     { name: 'samples', title: 'Samples', cost: 2 },
     { name: 'browser', title: 'Browser', cost: 8 },
+    { name: 'commands', title: 'Commands', cost: 9 },
   ]);
 });
 

@@ -35,6 +35,7 @@ use crate::read::{read_document_within, Document};
 use crate::stats::bootstrap::{
     interval_from, mean, median, median_replicates, percentile_ci, BootstrapCi, Replicates, Side,
 };
+pub use crate::stats::compare::{decide, Verdict};
 use crate::stats::compare::{relative_difference, Est};
 use crate::stats::executions::{mean_of_means_replicates, random_effects};
 use crate::stats::mann_whitney::{mann_whitney, MannWhitney};
@@ -178,26 +179,6 @@ pub struct ItemComparison {
     pub values: Vec<Option<Est>>,
     /// Each other file of the suite against the baseline.
     pub against_baseline: Vec<PairComparison>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// A difference shown by the rule, the ratio's CI excluding 1, and a
-    /// relative difference above the threshold.
-    Different,
-    /// A difference shown by the rule and the ratio's CI, but no larger
-    /// than the threshold.
-    WithinThreshold,
-    /// No difference shown: the rule finds none and the ratio's CI holds 1.
-    Same,
-    /// The rule and the ratio's CI disagree (one shows a difference, the
-    /// other does not).
-    Unclear,
-    /// The item is in one file only.
-    Missing,
-    /// Both files hold the item but one side has no estimate to decide on.
-    NoEstimate,
 }
 
 /// How a difference is shown.
@@ -860,27 +841,6 @@ fn pair(
         }
     }
     p
-}
-
-/// The verdict from whether the rule shows a difference (`None`: it cannot
-/// tell), the ratio's CI and the relative difference: never `same` while
-/// the ratio's CI excludes 1, never `different` while it holds 1.
-pub fn decide(
-    shown: Option<bool>,
-    ratio: Option<&BootstrapCi>,
-    relative_difference: Option<f64>,
-    threshold: f64,
-) -> Verdict {
-    let Some(shown) = shown else {
-        return Verdict::NoEstimate;
-    };
-    let excludes_one = ratio.map(|r| r.lo > 1.0 || r.hi < 1.0);
-    match (shown, excludes_one) {
-        (true, Some(false)) | (false, Some(true)) => Verdict::Unclear,
-        (false, _) => Verdict::Same,
-        (true, _) if relative_difference.is_some_and(|d| d > threshold) => Verdict::Different,
-        (true, _) => Verdict::WithinThreshold,
-    }
 }
 
 /// Pool executions of the same configuration on the same host.

@@ -46,6 +46,47 @@ pub fn ranks(items: &[Est], threshold: f64) -> Vec<usize> {
         .collect()
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A difference shown by the rule, the ratio's CI excluding 1, and a
+    /// relative difference above the threshold.
+    Different,
+    /// A difference shown by the rule and the ratio's CI, but no larger
+    /// than the threshold.
+    WithinThreshold,
+    /// No difference shown: the rule finds none and the ratio's CI holds 1.
+    Same,
+    /// The rule and the ratio's CI disagree (one shows a difference, the
+    /// other does not).
+    Unclear,
+    /// The item is in one file only.
+    Missing,
+    /// Both files hold the item but one side has no estimate to decide on.
+    NoEstimate,
+}
+
+/// The verdict from whether the rule shows a difference (`None`: it cannot
+/// tell), the ratio's CI and the relative difference: never `same` while
+/// the ratio's CI excludes 1, never `different` while it holds 1.
+pub fn decide(
+    shown: Option<bool>,
+    ratio: Option<&super::bootstrap::BootstrapCi>,
+    relative_difference: Option<f64>,
+    threshold: f64,
+) -> Verdict {
+    let Some(shown) = shown else {
+        return Verdict::NoEstimate;
+    };
+    let excludes_one = ratio.map(|r| r.lo > 1.0 || r.hi < 1.0);
+    match (shown, excludes_one) {
+        (true, Some(false)) | (false, Some(true)) => Verdict::Unclear,
+        (false, _) => Verdict::Same,
+        (true, _) if relative_difference.is_some_and(|d| d > threshold) => Verdict::Different,
+        (true, _) => Verdict::WithinThreshold,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,7 @@ pub mod levels;
 pub mod mann_whitney;
 pub mod modes;
 pub mod moments;
+pub mod paired;
 pub mod pcg;
 pub mod quantile;
 pub mod regression;

@@ -21,6 +21,7 @@ pub mod bernoulli;
 pub mod bottleneck;
 pub mod browser;
 pub mod clocks;
+pub mod commands;
 pub mod copy;
 /// Execution statistics: the part of a cell that Samples, Allocation and
 /// the comparison share.
@@ -32,8 +33,9 @@ pub mod trace;
 /// The registry: every cell, one line each — its key (the folder, the
 /// section name of run files, `FileReport`'s JSON key), its variant in
 /// [`SuiteId`] and `report::Cell`, and `run` for a suite a collector runs,
-/// `page` for a section of run files that the page measures (not `tickbook
-/// collect`), or `file` for the cell made from a whole samples file. Lines
+/// `page` for a section of run files that `tickbook collect` does not make
+/// (the page's Measure this browser, `tickbook run`), or `file` for the cell
+/// made from a whole samples file. Lines
 /// are in the order of `FileReport`'s JSON keys; the page's order is
 /// [`Suite::ORDER`].
 ///
@@ -52,6 +54,7 @@ macro_rules! registry {
             bottleneck Bottleneck run;
             trace Trace run;
             browser Browser page;
+            commands Commands page;
         );
     };
     (@filter all $then:ident [] $($f:ident $V:ident $k:ident;)*) => {

@@ -1,6 +1,6 @@
 //! The terminal renderer of `tickbook analyze`: the page's cells as text
 //! tables, one file per cell (`clocks`, `bernoulli`, `ops`, `copy`, `alloc`,
-//! `trace`, `bottleneck`, `samples`, `browser` with `--native`), `compare` for `--compare`, `compare_series` for
+//! `trace`, `bottleneck`, `samples`, `browser` with `--native`, `commands`), `compare` for `--compare`, `compare_series` for
 //! `--compare-series`, `campaign` for `--campaign`, and what
 //! they share: `table` (titles, aligned columns, escaping), `numbers` (units
 //! and significant digits), `clustering` (Operations and Samples) and
@@ -17,6 +17,7 @@ mod browser;
 mod campaign;
 mod clocks;
 mod clustering;
+mod commands;
 mod compare;
 mod compare_series;
 mod copy;
@@ -104,6 +105,21 @@ pub(crate) fn render_file(out: &mut String, r: &FileReport) {
     let _ = writeln!(out);
 }
 
+/// `tickbook run`'s closing summary: the file's warnings and its Commands
+/// cell.
+pub(crate) fn render_run_summary(r: &FileReport) -> String {
+    let mut out = String::new();
+    for w in &r.warnings {
+        let _ = writeln!(out, "   warning: {}", table::clean(w));
+    }
+    for cell in r.cells() {
+        if let Cell::Commands(c) = cell {
+            commands::render(&mut out, c);
+        }
+    }
+    clean_lines(&out)
+}
+
 /// One cell, by the file that renders it: a suite added to the registry
 /// does not compile here until it has its terminal file.
 fn render_cell(out: &mut String, cell: Cell<'_>) {
@@ -117,5 +133,6 @@ fn render_cell(out: &mut String, cell: Cell<'_>) {
         Cell::Bottleneck(r) => bottleneck::render(out, r),
         Cell::Samples(r) => samples::render(out, r),
         Cell::Browser(r) => browser::render(out, r),
+        Cell::Commands(r) => commands::render(out, r),
     }
 }

@@ -316,7 +316,7 @@ const NOT_CELLS: [&str; 7] = ["file", "ok", "error", "kind", "info", "warnings",
 
 /// Each cell: the key in `--json`, the page's title, and its check.
 type Check = fn(&[&str], &Value);
-const CELLS: [(&str, &str, Check); 8] = [
+const CELLS: [(&str, &str, Check); 9] = [
     ("clocks", "Clocks", clocks),
     ("bernoulli", "Bernoulli timing", bernoulli),
     ("ops", "Operations", ops),
@@ -325,6 +325,7 @@ const CELLS: [(&str, &str, Check); 8] = [
     ("trace", "Perturbation", trace),
     ("bottleneck", "Bottlenecks", bottleneck),
     ("samples", "Samples", samples),
+    ("commands", "Commands", commands),
 ];
 
 /// Run `analyze` and `analyze --json` on `args` and check every cell of
@@ -1323,6 +1324,82 @@ fn bottleneck(lines: &[&str], b: &Value) {
             x,
             "explained share",
         );
+    }
+}
+
+fn commands(lines: &[&str], c: &Value) {
+    let t = table(lines, &["command", "runs", "failed", "mean"]);
+    let list = arr(c, "commands");
+    assert_eq!(t.rows.len(), list.len());
+    for (x, r) in list.iter().zip(&t.rows) {
+        let what = s(x, "name");
+        assert_eq!(r[0], what);
+        assert_eq!(t.get(r, "runs"), x["runs"].to_string());
+        assert_eq!(t.get(r, "failed"), x["failed_runs"].to_string());
+        for (col, key) in [
+            ("mean", "mean_ns"),
+            ("± σ", "sd_ns"),
+            ("median", "median_ns"),
+            ("min", "min_ns"),
+            ("max", "max_ns"),
+            ("user", "user_mean_ns"),
+            ("system", "sys_mean_ns"),
+        ] {
+            agree(num(t.get(r, col)), f(x, key), &format!("{what} {key}"));
+        }
+        if let Some(d) = x["drift"].as_object() {
+            let (e, lo, hi) = ci(t.get(r, "drift over run")).expect("drift interval");
+            agree(Some(e), d["over_run"].as_f64().unwrap(), "drift");
+            agree(Some(lo), d["over_run_ci"][0].as_f64().unwrap(), "drift lo");
+            agree(Some(hi), d["over_run_ci"][1].as_f64().unwrap(), "drift hi");
+        }
+    }
+    let comparisons = arr(c, "comparisons");
+    if comparisons.is_empty() {
+        return;
+    }
+    let t = table(lines, &["command", "pairs", "paired ratio"]);
+    assert_eq!(t.rows.len(), comparisons.len());
+    for (x, r) in comparisons.iter().zip(&t.rows) {
+        let name = s(&list[x["command"].as_u64().unwrap() as usize], "name");
+        assert_eq!(r[0], name);
+        assert_eq!(t.get(r, "pairs"), x["paired"]["rounds"].to_string());
+        for (col, v) in [
+            ("paired ratio", &x["paired"]["ratio"]),
+            ("unpaired ratio", &x["unpaired"]["ratio"]),
+        ] {
+            match v.is_null() {
+                true => assert_eq!(t.get(r, col), "—"),
+                false => agree_ci(t.get(r, col), v, 1.0, col),
+            }
+        }
+        for (col, v) in [
+            ("signed-rank p", &x["paired"]["test"]),
+            ("U test p", &x["unpaired"]["test"]),
+        ] {
+            match v.is_null() {
+                true => assert_eq!(t.get(r, col), "—"),
+                false => agree(num(t.get(r, col)), f(v, "p_value"), col),
+            }
+        }
+    }
+    // hyperfine's lines: `N.NNN ± N.NNN times faster than NAME`.
+    let speeds: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("times faster than"))
+        .collect();
+    assert_eq!(speeds.len(), comparisons.len());
+    for (x, line) in comparisons.iter().zip(speeds) {
+        let mut words = line.split_whitespace();
+        agree(
+            num(words.next().unwrap()),
+            f(x, "relative_speed"),
+            "relative speed",
+        );
+        if let Some(e) = x["relative_speed_error"].as_f64() {
+            assert_eq!(words.next(), Some("±"));
+            agree(num(words.next().unwrap()), e, "relative speed error");
+        }
     }
 }
 

@@ -1,0 +1,72 @@
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `data` of the `commands` suite (`tickbook run`): the commands, how their
+/// runs were ordered, and every run in time order. Each run is one process
+/// and one execution of its command's series.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CommandsData {
+    pub commands: Vec<CommandSpec>,
+    /// `interleaved` (each round's order drawn afresh from `seed`) or
+    /// `sequential` (every run of the first command, then the next's).
+    pub order: String,
+    pub seed: u64,
+    /// The shell each command ran in (`sh -c`-like), null for `-N`.
+    #[serde(default)]
+    pub shell: Option<String>,
+    /// The shell's own start-up, measured before the runs and subtracted
+    /// from every run's times (null without a shell).
+    #[serde(default)]
+    pub shell_spawn: Option<ShellSpawn>,
+    /// Warm-up runs of each command before the first round (not recorded).
+    #[serde(default)]
+    pub warmup: u32,
+    /// Each finished round's order: indices into `commands`, in the order
+    /// they ran.
+    pub rounds: Vec<Vec<usize>>,
+    /// Every run of the finished rounds, in the order they ran.
+    pub runs: Vec<RunRecord>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CommandSpec {
+    pub name: String,
+    /// The command exactly as run (parameters substituted).
+    pub command: String,
+    /// The parameter values of `--parameter-scan`/`--parameter-list`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ShellSpawn {
+    /// Runs of the shell with an empty command.
+    pub runs: u32,
+    /// Their means, subtracted from every run (results below 0 are 0).
+    pub wall_ns: f64,
+    pub user_ns: f64,
+    pub sys_ns: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RunRecord {
+    /// Index into `commands`.
+    pub command: usize,
+    /// The round (0-based), and the place in it (0-based). In `sequential`
+    /// order the round is the run's index among its command's runs.
+    pub round: usize,
+    pub position: usize,
+    /// When it started, ns after the first round began (monotonic clock).
+    pub start_ns: f64,
+    /// Wall time by the monotonic clock, user and system CPU time of the
+    /// child (`wait4`), the shell's start-up subtracted from each.
+    pub wall_ns: f64,
+    pub user_ns: f64,
+    pub sys_ns: f64,
+    /// The child's maximum resident set size (`ru_maxrss`), KiB.
+    pub max_rss_kib: u64,
+    /// Exit code, or null when a signal ended it.
+    pub exit_code: Option<i32>,
+    #[serde(default)]
+    pub signal: Option<i32>,
+}

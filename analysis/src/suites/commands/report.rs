@@ -1,0 +1,315 @@
+//! The Commands cell: each command's times as hyperfine summarises them,
+//! each command against the fastest paired by round (the geometric mean of
+//! the rounds' ratios, its CI by resampling rounds, the signed-rank test)
+//! beside the unpaired comparison the comparison engine makes of two series
+//! of one-process measurements, and each command's drift over the run.
+
+use super::data::{CommandsData, RunRecord};
+use crate::options::Options;
+use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, Side};
+use crate::stats::compare::{decide, relative_difference, Verdict};
+use crate::stats::executions::mean_of_means_replicates;
+use crate::stats::mann_whitney::{mann_whitney, MannWhitney};
+use crate::stats::paired::{geometric_mean_ratio, wilcoxon, SignedRank};
+use crate::stats::regression::ols;
+use crate::stats::{quantile, Welford};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CommandsReport {
+    pub order: String,
+    pub seed: u64,
+    pub rounds: usize,
+    pub shell: Option<String>,
+    pub shell_spawn_ns: Option<f64>,
+    pub commands: Vec<CommandSummary>,
+    /// The command with the lowest mean (hyperfine's fastest), index into
+    /// `commands`; null with fewer than two commands with runs.
+    pub reference: Option<usize>,
+    /// Every other command against the reference.
+    pub comparisons: Vec<CommandComparison>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CommandSummary {
+    pub name: String,
+    pub command: String,
+    pub runs: usize,
+    /// Runs that exited non-zero or by a signal (kept with `--ignore-failure`).
+    pub failed_runs: usize,
+    /// Wall time, ns: hyperfine's mean ± σ (n − 1), median, min, max.
+    pub mean_ns: f64,
+    pub sd_ns: Option<f64>,
+    pub median_ns: f64,
+    pub min_ns: f64,
+    pub max_ns: f64,
+    /// The mean with its bootstrap CI (the comparison engine's estimate for
+    /// one measurement per execution).
+    pub mean_ci: Option<BootstrapCi>,
+    pub user_mean_ns: f64,
+    pub sys_mean_ns: f64,
+    /// The largest maximum RSS of its runs, KiB.
+    pub max_rss_kib: u64,
+    /// Wall times in time order with their rounds, for charts.
+    pub rounds: Vec<usize>,
+    pub wall_ns: Vec<f64>,
+    pub drift: Option<Drift>,
+}
+
+/// Least squares of wall time on round: how much the command's time moved
+/// over the run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Drift {
+    pub slope_ns_per_round: f64,
+    pub slope_ci: (f64, f64),
+    /// Slope × (last round − first round) / mean: the change over the run as
+    /// a share of the mean, with the slope's CI carried the same way.
+    pub over_run: f64,
+    pub over_run_ci: (f64, f64),
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CommandComparison {
+    /// Indices into `commands`.
+    pub command: usize,
+    pub reference: usize,
+    /// hyperfine's relative speed: mean / reference mean, its error
+    /// propagated from both standard deviations.
+    pub relative_speed: f64,
+    pub relative_speed_error: Option<f64>,
+    pub paired: PairedComparison,
+    pub unpaired: UnpairedComparison,
+    /// Set when a command drifted over the run by more than the difference
+    /// measured between the two.
+    pub drift_warning: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedComparison {
+    /// Rounds with a run of both commands.
+    pub rounds: usize,
+    /// Each such round's ratio, command over reference, in round order.
+    pub round_ratios: Vec<f64>,
+    /// The geometric mean of the ratios with its CI over rounds resampled.
+    pub ratio: Option<BootstrapCi>,
+    /// The signed-rank test of the log ratios.
+    pub test: Option<SignedRank>,
+    pub relative_difference: Option<f64>,
+    /// The comparison engine's verdict: the test as the rule, held to agree
+    /// with the ratio's CI, the threshold on the relative difference.
+    pub verdict: Verdict,
+}
+
+/// What the comparison engine says of the two as unpaired series of one
+/// measurement per process: the means' bootstrap CIs, the ratio of means'
+/// CI, the Mann–Whitney test as the rule.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnpairedComparison {
+    pub ratio: Option<BootstrapCi>,
+    pub test: Option<MannWhitney>,
+    pub relative_difference: Option<f64>,
+    pub verdict: Verdict,
+}
+
+pub fn commands_report(d: &CommandsData, o: &Options) -> (CommandsReport, Vec<String>) {
+    let mut warnings = Vec::new();
+    let by_command: Vec<Vec<&RunRecord>> = (0..d.commands.len())
+        .map(|c| d.runs.iter().filter(|r| r.command == c).collect())
+        .collect();
+    let commands: Vec<CommandSummary> = d
+        .commands
+        .iter()
+        .zip(&by_command)
+        .map(|(spec, runs)| summary(&spec.name, &spec.command, runs, o))
+        .collect();
+    let reference = commands
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.runs > 0)
+        .min_by(|a, b| a.1.mean_ns.total_cmp(&b.1.mean_ns))
+        .map(|(i, _)| i)
+        .filter(|_| commands.iter().filter(|c| c.runs > 0).count() >= 2);
+    let comparisons = match reference {
+        Some(r) => (0..commands.len())
+            .filter(|&c| c != r && commands[c].runs > 0)
+            .map(|c| compare(c, r, &commands, &by_command, o))
+            .collect(),
+        None => Vec::new(),
+    };
+    for c in &comparisons {
+        warnings.extend(c.drift_warning.clone());
+    }
+    for (spec, runs) in d.commands.iter().zip(&by_command) {
+        let zero = runs.iter().filter(|r| r.wall_ns == 0.0).count();
+        if zero > 0 {
+            warnings.push(format!(
+                "{zero} runs of {} took no longer than the shell's start-up (0 after it was subtracted): their ratios are undefined; run without a shell (-N) or time more work per run",
+                spec.name
+            ));
+        }
+    }
+    if d.order == "sequential" && d.commands.len() > 1 {
+        warnings.push(
+            "the commands ran one after another (--order sequential): a change of the machine over the run counts as a difference between them".to_string(),
+        );
+    }
+    let report = CommandsReport {
+        order: d.order.clone(),
+        seed: d.seed,
+        rounds: d.rounds.len(),
+        shell: d.shell.clone(),
+        shell_spawn_ns: d.shell_spawn.as_ref().map(|s| s.wall_ns),
+        commands,
+        reference,
+        comparisons,
+    };
+    (report, warnings)
+}
+
+fn summary(name: &str, command: &str, runs: &[&RunRecord], o: &Options) -> CommandSummary {
+    let wall: Vec<f64> = runs.iter().map(|r| r.wall_ns).collect();
+    let mut sorted = wall.clone();
+    sorted.sort_by(f64::total_cmp);
+    let w = Welford::from_slice(&wall);
+    let rounds: Vec<usize> = runs.iter().map(|r| r.round).collect();
+    CommandSummary {
+        name: name.to_string(),
+        command: command.to_string(),
+        runs: runs.len(),
+        failed_runs: runs.iter().filter(|r| r.exit_code != Some(0)).count(),
+        mean_ns: w.mean().unwrap_or(f64::NAN),
+        sd_ns: w.sd(),
+        median_ns: quantile(&wall, 0.5, o.quantile_type).unwrap_or(f64::NAN),
+        min_ns: sorted.first().copied().unwrap_or(f64::NAN),
+        max_ns: sorted.last().copied().unwrap_or(f64::NAN),
+        mean_ci: percentile_ci(&wall, mean, &o.bootstrap),
+        user_mean_ns: mean(&runs.iter().map(|r| r.user_ns).collect::<Vec<_>>()),
+        sys_mean_ns: mean(&runs.iter().map(|r| r.sys_ns).collect::<Vec<_>>()),
+        max_rss_kib: runs.iter().map(|r| r.max_rss_kib).max().unwrap_or(0),
+        drift: drift(&rounds, &wall, w.mean().unwrap_or(f64::NAN), o),
+        rounds,
+        wall_ns: wall,
+    }
+}
+
+fn drift(rounds: &[usize], wall: &[f64], mean: f64, o: &Options) -> Option<Drift> {
+    let x: Vec<f64> = rounds.iter().map(|&r| r as f64).collect();
+    let fit = ols(&x, wall, o.confidence)?;
+    let span = (rounds.iter().max()? - rounds.iter().min()?) as f64;
+    if mean.is_nan() || mean <= 0.0 || !fit.slope.is_finite() {
+        return None;
+    }
+    let share = |s: f64| s * span / mean;
+    Some(Drift {
+        slope_ns_per_round: fit.slope,
+        slope_ci: fit.slope_ci,
+        over_run: share(fit.slope),
+        over_run_ci: (share(fit.slope_ci.0), share(fit.slope_ci.1)),
+    })
+}
+
+fn compare(
+    c: usize,
+    r: usize,
+    commands: &[CommandSummary],
+    by_command: &[Vec<&RunRecord>],
+    o: &Options,
+) -> CommandComparison {
+    let (a, b) = (&commands[c], &commands[r]);
+    let relative_speed = a.mean_ns / b.mean_ns;
+    let relative_speed_error = match (a.sd_ns, b.sd_ns) {
+        (Some(sa), Some(sb)) => {
+            Some(relative_speed * ((sa / a.mean_ns).powi(2) + (sb / b.mean_ns).powi(2)).sqrt())
+        }
+        _ => None,
+    };
+    let paired = paired(&by_command[c], &by_command[r], o);
+    let unpaired = unpaired(a, b, o);
+    let measured = paired.relative_difference.unwrap_or(0.0);
+    let drift_warning = [a, b]
+        .iter()
+        .filter_map(|s| s.drift.as_ref().map(|d| (s, d)))
+        .filter(|(_, d)| d.over_run.abs() > measured)
+        .max_by(|x, y| x.1.over_run.abs().total_cmp(&y.1.over_run.abs()))
+        .map(|(s, d)| {
+            format!(
+                "{} drifted by {:+.2} % over the run, more than the {:.2} % difference measured between {} and {}: an unpaired comparison of these runs mixes the drift into the difference",
+                s.name,
+                d.over_run * 100.0,
+                measured * 100.0,
+                a.name,
+                b.name
+            )
+        });
+    CommandComparison {
+        command: c,
+        reference: r,
+        relative_speed,
+        relative_speed_error,
+        paired,
+        unpaired,
+        drift_warning,
+    }
+}
+
+/// The rounds both commands ran in, command over reference.
+fn paired(a: &[&RunRecord], b: &[&RunRecord], o: &Options) -> PairedComparison {
+    let mut round_ratios = Vec::new();
+    for x in a {
+        if let Some(y) = b.iter().find(|y| y.round == x.round) {
+            round_ratios.push(x.wall_ns / y.wall_ns);
+        }
+    }
+    let logs: Option<Vec<f64>> = round_ratios
+        .iter()
+        .map(|q| (q.is_finite() && *q > 0.0).then(|| q.ln()))
+        .collect();
+    let (ratio, test) = match &logs {
+        Some(l) if !l.is_empty() => (geometric_mean_ratio(l, &o.bootstrap), wilcoxon(l)),
+        _ => (None, None),
+    };
+    let alpha = 1.0 - o.bootstrap.confidence;
+    let relative_difference = ratio.as_ref().map(|q| relative_difference(q.estimate, 1.0));
+    let verdict = decide(
+        test.map(|t| t.p_value < alpha),
+        ratio.as_ref(),
+        relative_difference,
+        o.threshold,
+    );
+    PairedComparison {
+        rounds: round_ratios.len(),
+        round_ratios,
+        ratio,
+        test,
+        relative_difference,
+        verdict,
+    }
+}
+
+/// As `report::compare` decides for two series of one measurement per
+/// execution (`Rule::RankTest`); `analysis/tests/commands.rs` holds the two
+/// equal on the same data.
+fn unpaired(a: &CommandSummary, b: &CommandSummary, o: &Options) -> UnpairedComparison {
+    let one_each = |xs: &[f64]| xs.iter().map(|x| vec![*x]).collect::<Vec<_>>();
+    let over = mean_of_means_replicates(&one_each(&a.wall_ns), &o.bootstrap, Side::Over);
+    let under = mean_of_means_replicates(&one_each(&b.wall_ns), &o.bootstrap, Side::Under);
+    let ratio = match (over, under) {
+        (Some(x), Some(y)) => x.ratio_ci(&y, &o.bootstrap),
+        _ => None,
+    };
+    let test = mann_whitney(&a.wall_ns, &b.wall_ns);
+    let alpha = 1.0 - o.bootstrap.confidence;
+    let rel = (a.mean_ns.is_finite() && b.mean_ns.is_finite())
+        .then(|| relative_difference(a.mean_ns, b.mean_ns));
+    UnpairedComparison {
+        verdict: decide(
+            test.map(|t| t.p_value < alpha),
+            ratio.as_ref(),
+            rel,
+            o.threshold,
+        ),
+        ratio,
+        test,
+        relative_difference: rel,
+    }
+}

@@ -1,0 +1,199 @@
+//! The Commands cell in the terminal (`tickbook run`'s files): each
+//! command's wall time as hyperfine prints it, each command against the
+//! fastest paired by round and unpaired, the drift over the run, then
+//! hyperfine's summary lines with the paired verdict. Formatting only.
+
+use super::numbers::{fmt_bytes, fmt_ns, level, pct, signed_pct};
+use super::table::{cell_title, clean, subtitle, Table};
+use std::fmt::Write as _;
+use tickbook_analysis::report::{CommandComparison, CommandsReport};
+use tickbook_analysis::stats::bootstrap::BootstrapCi;
+use tickbook_analysis::stats::compare::Verdict;
+
+fn ratio(c: Option<&BootstrapCi>) -> String {
+    match c {
+        Some(c) => format!("{:.4} [{:.4}, {:.4}]", c.estimate, c.lo, c.hi),
+        None => "—".into(),
+    }
+}
+
+fn p(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v < 1e-4 => format!("{v:.1e}"),
+        Some(v) => format!("{v:.4}"),
+        None => "—".into(),
+    }
+}
+
+/// The verdict in words, from the command's side.
+fn verdict(v: Verdict, rel: Option<f64>, ratio: Option<&BootstrapCi>) -> String {
+    let direction = || {
+        let word = if ratio.is_some_and(|r| r.estimate < 1.0) {
+            "faster"
+        } else {
+            "slower"
+        };
+        match rel {
+            Some(d) => format!("{word} by {}", pct(d)),
+            None => word.to_string(),
+        }
+    };
+    match v {
+        Verdict::Different => direction(),
+        Verdict::WithinThreshold => format!("within threshold: {}", direction()),
+        Verdict::Same => "same".into(),
+        Verdict::Unclear => "unclear: the test and the ratio CI disagree".into(),
+        Verdict::Missing | Verdict::NoEstimate => "no estimate".into(),
+    }
+}
+
+/// A duration, or a dash for a command without runs (its mean is NaN).
+fn ns(v: f64) -> String {
+    if v.is_finite() {
+        fmt_ns(v)
+    } else {
+        "—".into()
+    }
+}
+
+fn speed(c: &CommandComparison) -> String {
+    match c.relative_speed_error {
+        Some(e) => format!("{:.3} ± {:.3}", c.relative_speed, e),
+        None => format!("{:.3}", c.relative_speed),
+    }
+}
+
+pub(crate) fn render(out: &mut String, r: &CommandsReport) {
+    let shell = match (&r.shell, r.shell_spawn_ns) {
+        (Some(s), Some(ns)) => format!("shell {} (start-up {} subtracted)", clean(s), fmt_ns(ns)),
+        (Some(s), None) => format!("shell {}", clean(s)),
+        (None, _) => "no shell".to_string(),
+    };
+    cell_title(
+        out,
+        "Commands",
+        &format!(
+            "{} rounds, {} order, seed {}, {shell}",
+            r.rounds, r.order, r.seed
+        ),
+    );
+    let mut t = Table::new(&[
+        "command",
+        "runs",
+        "failed",
+        "mean",
+        "± σ",
+        "median",
+        "min",
+        "max",
+        "user",
+        "system",
+        "max RSS",
+        "drift over run",
+    ])
+    .text(0);
+    for c in &r.commands {
+        t.row(vec![
+            clean(&c.name),
+            c.runs.to_string(),
+            c.failed_runs.to_string(),
+            ns(c.mean_ns),
+            c.sd_ns.map(fmt_ns).unwrap_or_else(|| "—".into()),
+            ns(c.median_ns),
+            ns(c.min_ns),
+            ns(c.max_ns),
+            ns(c.user_mean_ns),
+            ns(c.sys_mean_ns),
+            fmt_bytes(c.max_rss_kib.saturating_mul(1024)),
+            match &c.drift {
+                Some(d) => format!(
+                    "{} [{}, {}]",
+                    signed_pct(d.over_run),
+                    signed_pct(d.over_run_ci.0),
+                    signed_pct(d.over_run_ci.1)
+                ),
+                None => "—".into(),
+            },
+        ]);
+    }
+    t.render(out);
+    for c in &r.commands {
+        let _ = writeln!(out, "   {}: {}", clean(&c.name), clean(&c.command));
+    }
+    let Some(reference) = r.reference.and_then(|i| r.commands.get(i)) else {
+        return;
+    };
+    let conf = r
+        .comparisons
+        .iter()
+        .find_map(|c| c.paired.ratio.as_ref().map(|x| x.confidence));
+    subtitle(
+        out,
+        &format!(
+            "Against {} (the fastest): paired by round (geometric mean of the rounds' ratios, CI over rounds resampled, Wilcoxon signed-rank) and unpaired (ratio of means, Mann–Whitney U){}",
+            clean(&reference.name),
+            conf.map(|c| format!(", {} CIs", level(c))).unwrap_or_default()
+        ),
+    );
+    let mut t = Table::new(&[
+        "command",
+        "pairs",
+        "paired ratio",
+        "signed-rank p",
+        "paired verdict",
+        "unpaired ratio",
+        "U test p",
+        "unpaired verdict",
+    ])
+    .text(0);
+    for c in &r.comparisons {
+        let name = r
+            .commands
+            .get(c.command)
+            .map(|x| x.name.as_str())
+            .unwrap_or("");
+        t.row(vec![
+            clean(name),
+            c.paired.rounds.to_string(),
+            ratio(c.paired.ratio.as_ref()),
+            p(c.paired.test.map(|t| t.p_value)),
+            verdict(
+                c.paired.verdict,
+                c.paired.relative_difference,
+                c.paired.ratio.as_ref(),
+            ),
+            ratio(c.unpaired.ratio.as_ref()),
+            p(c.unpaired.test.map(|t| t.p_value)),
+            verdict(
+                c.unpaired.verdict,
+                c.unpaired.relative_difference,
+                c.unpaired.ratio.as_ref(),
+            ),
+        ]);
+    }
+    t.render(out);
+    let _ = writeln!(
+        out,
+        "   Summary (hyperfine's, ratio of means ± propagated error):"
+    );
+    let _ = writeln!(out, "     {} ran", clean(&reference.name));
+    for c in &r.comparisons {
+        let name = r
+            .commands
+            .get(c.command)
+            .map(|x| x.name.as_str())
+            .unwrap_or("");
+        let _ = writeln!(
+            out,
+            "       {} times faster than {}   (paired: {} {})",
+            speed(c),
+            clean(name),
+            clean(name),
+            verdict(
+                c.paired.verdict,
+                c.paired.relative_difference,
+                c.paired.ratio.as_ref()
+            )
+        );
+    }
+}

@@ -1,0 +1,362 @@
+//! `tickbook run` against real child processes: the file it writes (read
+//! back by `analyze`, its terminal held to its JSON), the rounds' orders
+//! recorded and reproducible from the seed, a failing command, a hung one
+//! (`--timeout`), Ctrl-C, and clap's errors for bad options. Commands are
+//! `true`, short sleeps and shell one-liners: the whole file takes seconds.
+
+mod common;
+
+use common::{terminal_agrees_with_json, tickbook};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("run-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(args: &[&str], out: &Path) -> Output {
+    tickbook()
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("run tickbook run")
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn section(file: &Value) -> &Value {
+    &file["suites"][0]
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every round is a permutation of the commands, and the runs are the
+/// rounds' commands in the rounds' orders.
+fn check_rounds(data: &Value, commands: usize) {
+    let rounds = data["rounds"].as_array().unwrap();
+    let runs = data["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), rounds.len() * commands);
+    for (i, round) in rounds.iter().enumerate() {
+        let order: Vec<u64> = round
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..commands as u64).collect::<Vec<_>>());
+        for (p, c) in order.iter().enumerate() {
+            let r = &runs[i * commands + p];
+            assert_eq!(
+                (
+                    r["round"].as_u64(),
+                    r["position"].as_u64(),
+                    r["command"].as_u64()
+                ),
+                (Some(i as u64), Some(p as u64), Some(*c))
+            );
+            assert!(r["wall_ns"].as_f64().unwrap() >= 0.0);
+        }
+    }
+}
+
+#[test]
+fn interleaved_rounds_are_recorded_and_reproducible() {
+    let d = dir("seeded");
+    let args = [
+        "--runs",
+        "6",
+        "--seed",
+        "42",
+        "-N",
+        "--name",
+        "a",
+        "--name",
+        "b",
+        "--name",
+        "c",
+        "true",
+        "sleep 0.001",
+        "sleep 0.002",
+    ];
+    let first = run(&args, &d.join("one.json"));
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(
+        String::from_utf8_lossy(&first.stdout).trim(),
+        d.join("one.json").display().to_string()
+    );
+    assert!(
+        stderr(&first).contains("times faster than"),
+        "the summary: {}",
+        stderr(&first)
+    );
+    let second = run(&args, &d.join("two.json"));
+    assert!(second.status.success());
+    let (one, two) = (read(&d.join("one.json")), read(&d.join("two.json")));
+    assert_eq!(one["status"], "complete");
+    assert_eq!(section(&one)["status"], "complete");
+    let data = &section(&one)["data"];
+    check_rounds(data, 3);
+    assert_eq!(data["seed"], 42);
+    assert_eq!(data["order"], "interleaved");
+    assert!(data["shell"].is_null());
+    assert_eq!(
+        data["rounds"],
+        section(&two)["data"]["rounds"],
+        "the same seed, the same orders"
+    );
+    assert_eq!(data["commands"][1]["command"], "sleep 0.001");
+    assert_eq!(section(&one)["config"]["seed"], 42);
+    // 'sleep 0.002' took at least 2 ms every time; a process of one thread
+    // spends no more CPU time than wall time (1 ms for the accounting's
+    // granularity).
+    for r in data["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["command"] == 2)
+    {
+        assert!(r["wall_ns"].as_f64().unwrap() >= 2e6, "{r}");
+        let cpu = r["user_ns"].as_f64().unwrap() + r["sys_ns"].as_f64().unwrap();
+        assert!(cpu <= r["wall_ns"].as_f64().unwrap() + 1e6, "{r}");
+        assert_eq!(r["exit_code"], 0);
+    }
+    // Another seed, other orders (6 rounds of 3: the same orders by chance
+    // once in 6⁶).
+    let other = run(
+        &[
+            "--runs",
+            "6",
+            "--seed",
+            "43",
+            "-N",
+            "true",
+            "sleep 0.001",
+            "sleep 0.002",
+        ],
+        &d.join("three.json"),
+    );
+    assert!(other.status.success());
+    assert_ne!(
+        data["rounds"],
+        section(&read(&d.join("three.json")))["data"]["rounds"]
+    );
+    let seen = terminal_agrees_with_json(&[d.join("one.json")]);
+    assert_eq!(seen, ["commands"]);
+}
+
+#[test]
+fn shell_start_up_is_subtracted_and_parameters_expand() {
+    let d = dir("shell");
+    let out = d.join("r.json");
+    let o = run(
+        &[
+            "--runs",
+            "3",
+            "--warmup",
+            "1",
+            "--parameter-list",
+            "ms",
+            "1,3",
+            "--name",
+            "sleep {ms}",
+            "sleep 0.00{ms}",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = read(&out);
+    let data = &section(&f)["data"];
+    assert_eq!(data["shell"], "sh");
+    let spawn = data["shell_spawn"]["wall_ns"].as_f64().unwrap();
+    assert!(spawn > 0.0 && data["shell_spawn"]["runs"] == 50);
+    let names: Vec<&str> = data["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["sleep 1", "sleep 3"]);
+    assert_eq!(data["commands"][1]["command"], "sleep 0.003");
+    assert_eq!(data["commands"][1]["parameters"]["ms"], "3");
+    check_rounds(data, 2);
+    let config = &section(&f)["config"];
+    assert!(config["environment"]["PATH"].is_string());
+    assert!(config["working_directory"].is_string());
+    assert!(section(&f)["fallbacks"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("instructions and cycles not measured"));
+}
+
+#[test]
+fn a_failing_command_stops_the_run_and_keeps_the_finished_rounds() {
+    let d = dir("failing");
+    let out = d.join("r.json");
+    // Fails on its third run: two rounds finish.
+    let count = d.join("count");
+    let cmd = format!(
+        "n=$(cat {0} 2>/dev/null || echo 0); echo $((n+1)) > {0}; [ $n -lt 2 ]",
+        count.display()
+    );
+    let o = run(
+        &[
+            "--runs", "10", "--name", "ok", "--name", "flaky", "true", &cmd,
+        ],
+        &out,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("flaky (`n=$(cat") && e.contains("exited with status 1 in round 3"),
+        "{e}"
+    );
+    assert!(e.contains("--ignore-failure"), "{e}");
+    assert!(e.contains("keeps the 2 finished rounds"), "{e}");
+    let f = read(&out);
+    assert_eq!(section(&f)["status"], "failed");
+    assert!(section(&f)["error"]
+        .as_str()
+        .unwrap()
+        .contains("exited with status 1"));
+    check_rounds(&section(&f)["data"], 2);
+    assert_eq!(section(&f)["data"]["rounds"].as_array().unwrap().len(), 2);
+    // analyze reads the finished rounds, saying the run did not finish.
+    let a = tickbook()
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    assert_eq!(report["commands"]["rounds"], 2);
+    assert!(report["warnings"].to_string().contains("did not finish"));
+    // With --ignore-failure the failing runs are kept and counted.
+    std::fs::remove_file(&count).unwrap();
+    let o = run(
+        &["--runs", "4", "-i", "true", &cmd],
+        &d.join("ignored.json"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a = tickbook()
+        .args(["analyze", "--json"])
+        .arg(d.join("ignored.json"))
+        .output()
+        .unwrap();
+    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    assert_eq!(report["commands"]["commands"][1]["failed_runs"], 2);
+}
+
+#[test]
+fn a_hung_command_is_killed_at_the_timeout() {
+    let d = dir("timeout");
+    let out = d.join("r.json");
+    let t = Instant::now();
+    let o = run(
+        &["--runs", "3", "--timeout", "0.3", "true", "sleep 10"],
+        &out,
+    );
+    assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("sleep 10 (`sleep 10`) timed out after 0.3 s in round 1"),
+        "{e}"
+    );
+    assert_eq!(section(&read(&out))["status"], "failed");
+}
+
+#[test]
+fn ctrl_c_keeps_the_finished_rounds() {
+    let d = dir("sigint");
+    let out = d.join("r.json");
+    let child = tickbook()
+        .args([
+            "run",
+            "--time-budget",
+            "60",
+            "-N",
+            "sleep 0.02",
+            "sleep 0.03",
+            "--out",
+        ])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for a file with two finished rounds.
+    let t = Instant::now();
+    loop {
+        let rounds = std::fs::read(&out)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .and_then(|v| section(&v)["data"]["rounds"].as_array().map(Vec::len))
+            .unwrap_or(0);
+        if rounds >= 2 {
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "no rounds written");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130));
+    let e = stderr(&o);
+    assert!(
+        e.contains("interrupted by SIGINT") && e.contains("finished rounds"),
+        "{e}"
+    );
+    let f = read(&out);
+    assert_eq!(f["status"], "interrupted");
+    let rounds = section(&f)["data"]["rounds"].as_array().unwrap().len();
+    assert!(rounds >= 2);
+    check_rounds(&section(&f)["data"], 2);
+}
+
+#[test]
+fn bad_options_get_clap_errors() {
+    let d = dir("bad");
+    for args in [
+        vec!["--runs", "0", "true"],
+        vec!["--runs", "3", "--time-budget", "2", "true"],
+        vec!["--order", "random", "true"],
+        vec!["--bogus", "true"],
+        vec!["-N", "--shell", "bash", "true"],
+        vec!["--timeout", "-1", "true"],
+        vec!["--runs", "3"],
+    ] {
+        let o = run(&args, &d.join("never.json"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("error:"), "{args:?}: {}", stderr(&o));
+    }
+    // Errors of ours: a name for each command, words that do not split.
+    for (args, says) in [
+        (
+            vec!["--name", "x", "true", "false"],
+            "1 --name for 2 commands",
+        ),
+        (vec!["-N", "a \"b"], "cannot split"),
+        (vec!["true", "true"], "two commands are named"),
+    ] {
+        let o = run(&args, &d.join("never.json"));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    assert!(!d.join("never.json").exists());
+}
