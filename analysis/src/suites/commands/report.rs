@@ -79,8 +79,8 @@ pub struct CommandComparison {
     pub relative_speed_error: Option<f64>,
     pub paired: PairedComparison,
     pub unpaired: UnpairedComparison,
-    /// Set when a command drifted over the run by more than the difference
-    /// measured between the two.
+    /// Set when a command drifted over the run (the drift's CI excludes 0)
+    /// by more than the difference measured between the two.
     pub drift_warning: Option<String>,
 }
 
@@ -229,7 +229,11 @@ fn compare(
     let drift_warning = [a, b]
         .iter()
         .filter_map(|s| s.drift.as_ref().map(|d| (s, d)))
-        .filter(|(_, d)| d.over_run.abs() > measured)
+        // A drift the data show (its CI excludes 0) and larger than the
+        // difference: a noisy slope alone warns of nothing.
+        .filter(|(_, d)| {
+            d.over_run.abs() > measured && (d.over_run_ci.0 > 0.0 || d.over_run_ci.1 < 0.0)
+        })
         .max_by(|x, y| x.1.over_run.abs().total_cmp(&y.1.over_run.abs()))
         .map(|(s, d)| {
             format!(
