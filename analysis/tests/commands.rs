@@ -227,6 +227,36 @@ fn paired_verdict_keeps_its_error_rate_and_finds_two_percent() {
 }
 
 #[test]
+fn cpu_time_pairs_where_waiting_for_a_cpu_swamps_wall_time() {
+    // Wall time: 11 ms of work and 0-40 ms waiting for a CPU, a wait no two
+    // runs share; CPU time: the work with 1 % noise. The second does 2 % more.
+    let mut d = data(2, 30, 3, |_, c, r| {
+        1.1e7 * (1.0 + 0.02 * c as f64) * (1.0 + 0.01 * normal(r)) + 4e7 * r.random::<f64>()
+    });
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(4);
+    for x in &mut d.runs {
+        x.user_ns = 1.1e7 * (1.0 + 0.02 * x.command as f64) * (1.0 + 0.01 * normal(&mut r));
+    }
+    let o = Options {
+        threshold: 0.0,
+        ..Options::default()
+    };
+    let (report, _) = commands_report(&d, &o);
+    let c = &report.comparisons[0];
+    let cpu = c.paired_cpu.ratio.as_ref().unwrap();
+    assert!(shown(c.paired_cpu.verdict), "{:?}", c.paired_cpu);
+    assert!(
+        (cpu.estimate.max(1.0 / cpu.estimate) - 1.02).abs() < 0.01,
+        "{cpu:?}"
+    );
+    assert!(
+        !shown(c.paired.verdict),
+        "the wall time cannot tell: {:?}",
+        c.paired.ratio
+    );
+}
+
+#[test]
 fn drift_larger_than_the_difference_is_named() {
     // Both commands slow down 20 % over the run; they differ by 1 %.
     let d = data(2, 40, 9, |round, c, r| {

@@ -55,13 +55,14 @@ test('the Commands cell shows analyze --json’s numbers and verdicts', { timeou
       stats: Object.fromEntries([...tr.querySelectorAll('[data-stat]')].map((el) => [el.dataset.stat, el.dataset.value])),
       paired: tr.querySelector('[data-testid=paired-verdict]').dataset.value,
       unpaired: tr.querySelector('[data-testid=unpaired-verdict]').dataset.value,
+      cpu: tr.querySelector('[data-testid=cpu-verdict]').dataset.value,
     })));
     assert.equal(comparisons.length, r.comparisons.length);
     comparisons.forEach((row, i) => {
       const c = r.comparisons[i];
       assert.equal(row.command, r.commands[c.command].name);
       assert.ok(sameNumber(Number(row.stats.pairs), c.paired.rounds));
-      for (const [stat, ci] of [['paired-ratio', c.paired.ratio], ['unpaired-ratio', c.unpaired.ratio]]) {
+      for (const [stat, ci] of [['paired-ratio', c.paired.ratio], ['unpaired-ratio', c.unpaired.ratio], ['cpu-ratio', c.paired_cpu.ratio]]) {
         assert.ok(sameNumber(Number(row.stats[stat]), ci.estimate), `${stat} estimate`);
         assert.ok(sameNumber(Number(row.stats[`${stat}_lo`]), ci.lo), `${stat} lo`);
         assert.ok(sameNumber(Number(row.stats[`${stat}_hi`]), ci.hi), `${stat} hi`);
@@ -71,6 +72,7 @@ test('the Commands cell shows analyze --json’s numbers and verdicts', { timeou
       assert.ok(sameNumber(Number(row.stats['relative-speed']), c.relative_speed));
       assert.equal(row.paired, c.paired.verdict);
       assert.equal(row.unpaired, c.unpaired.verdict);
+      assert.equal(row.cpu, c.paired_cpu.verdict);
     });
     assertClean(problems);
   } finally {

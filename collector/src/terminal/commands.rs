@@ -172,6 +172,22 @@ pub(crate) fn render(out: &mut String, r: &CommandsReport) {
         ]);
     }
     t.render(out);
+    for c in &r.comparisons {
+        let name = r
+            .commands
+            .get(c.command)
+            .map(|x| x.name.as_str())
+            .unwrap_or("");
+        let q = &c.paired_cpu;
+        let _ = writeln!(
+            out,
+            "   {} CPU time (user + system), paired: {}, signed-rank p {}, {}",
+            clean(name),
+            ratio(q.ratio.as_ref()),
+            p(q.test.map(|t| t.p_value)),
+            verdict(q.verdict, q.relative_difference, q.ratio.as_ref())
+        );
+    }
     let _ = writeln!(
         out,
         "   Summary (hyperfine's, ratio of means ± propagated error):"

@@ -1383,6 +1383,26 @@ fn commands(lines: &[&str], c: &Value) {
             }
         }
     }
+    // `NAME CPU time (user + system), paired: R [LO, HI], signed-rank p P, …`.
+    let cpu: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.contains("CPU time (user + system), paired:"))
+        .collect();
+    assert_eq!(cpu.len(), comparisons.len());
+    for (x, line) in comparisons.iter().zip(cpu) {
+        let q = &x["paired_cpu"];
+        let rest = line.split_once("paired: ").unwrap().1;
+        let (ratio, rest) = rest.split_once(", signed-rank p ").unwrap();
+        match q["ratio"].is_null() {
+            true => assert_eq!(ratio, "—"),
+            false => agree_ci(ratio, &q["ratio"], 1.0, "CPU ratio"),
+        }
+        let p = rest.split(", ").next().unwrap();
+        match q["test"].is_null() {
+            true => assert_eq!(p, "—"),
+            false => agree(num(p), f(&q["test"], "p_value"), "CPU p"),
+        }
+    }
     // hyperfine's lines: `N.NNN ± N.NNN times faster than NAME`.
     let speeds: Vec<&&str> = lines
         .iter()

@@ -78,6 +78,10 @@ pub struct CommandComparison {
     pub relative_speed: f64,
     pub relative_speed_error: Option<f64>,
     pub paired: PairedComparison,
+    /// The same pairing of the runs' CPU time (user + system): where the
+    /// machine's load makes runs wait for a CPU, their wall time carries
+    /// the wait and their CPU time mostly does not.
+    pub paired_cpu: PairedComparison,
     pub unpaired: UnpairedComparison,
     /// Set when a command drifted over the run (the drift's CI excludes 0)
     /// by more than the difference measured between the two.
@@ -223,7 +227,8 @@ fn compare(
         }
         _ => None,
     };
-    let paired = paired(&by_command[c], &by_command[r], o);
+    let paired_cpu = paired(&by_command[c], &by_command[r], o, |x| x.user_ns + x.sys_ns);
+    let paired = paired(&by_command[c], &by_command[r], o, |x| x.wall_ns);
     let unpaired = unpaired(a, b, o);
     let measured = paired.relative_difference.unwrap_or(0.0);
     let drift_warning = [a, b]
@@ -251,17 +256,23 @@ fn compare(
         relative_speed,
         relative_speed_error,
         paired,
+        paired_cpu,
         unpaired,
         drift_warning,
     }
 }
 
 /// The rounds both commands ran in, command over reference.
-fn paired(a: &[&RunRecord], b: &[&RunRecord], o: &Options) -> PairedComparison {
+fn paired(
+    a: &[&RunRecord],
+    b: &[&RunRecord],
+    o: &Options,
+    value: fn(&RunRecord) -> f64,
+) -> PairedComparison {
     let mut round_ratios = Vec::new();
     for x in a {
         if let Some(y) = b.iter().find(|y| y.round == x.round) {
-            round_ratios.push(x.wall_ns / y.wall_ns);
+            round_ratios.push(value(x) / value(y));
         }
     }
     let logs: Option<Vec<f64>> = round_ratios

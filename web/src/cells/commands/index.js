@@ -62,6 +62,8 @@ export function build(report, key, ctx) {
           { label: 'Signed-rank p', class: 'num' }, 'Paired verdict',
           { label: 'Unpaired ratio', class: 'num', title: 'Ratio of means; bootstrap CI' },
           { label: 'U test p', class: 'num' }, 'Unpaired verdict',
+          { label: 'CPU time, paired ratio', class: 'num', title: 'User + system time paired by round: what waiting for a CPU does not add to' },
+          'CPU time verdict',
           { label: 'hyperfine', class: 'num', title: 'Ratio of means \u00b1 the error propagated from both standard deviations' }],
         rows: r.comparisons.map((c) => h('tr', { 'data-testid': 'commands-comparison', dataset: { command: r.commands[c.command].name } },
           h('th', { scope: 'row' }, r.commands[c.command].name),
@@ -72,6 +74,8 @@ export function build(report, key, ctx) {
           ciCell('unpaired-ratio', c.unpaired.ratio, ratio),
           numCell('unpaired-p', c.unpaired.test?.p_value, c.unpaired.test ? fmtProb(c.unpaired.test.p_value) : '\u2014'),
           h('td', { 'data-testid': 'unpaired-verdict', dataset: { value: c.unpaired.verdict } }, verdictText(c.unpaired.verdict, c.unpaired.relative_difference, c.unpaired.ratio)),
+          ciCell('cpu-ratio', c.paired_cpu.ratio, ratio),
+          h('td', { 'data-testid': 'cpu-verdict', dataset: { value: c.paired_cpu.verdict } }, verdictText(c.paired_cpu.verdict, c.paired_cpu.relative_difference, c.paired_cpu.ratio)),
           numCell('relative-speed', c.relative_speed, c.relative_speed_error != null
             ? `${c.relative_speed.toFixed(3)} \u00b1 ${c.relative_speed_error.toFixed(3)}` : c.relative_speed.toFixed(3)))),
       })
