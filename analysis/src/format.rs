@@ -16,7 +16,7 @@ pub const FORMAT_TAG: &str = "tickbook";
 /// The major version this build reads; files of another major are rejected by name.
 pub const FORMAT_MAJOR: u64 = 1;
 /// The version this build writes.
-pub const FORMAT_VERSION: &str = "1.1";
+pub const FORMAT_VERSION: &str = "1.2";
 
 /// `kind` of a file written by a collector run.
 pub const KIND_RUN: &str = "run";
@@ -45,7 +45,114 @@ pub struct RunFile {
     /// absent for a run collected by hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign: Option<Campaign>,
+    /// The machine's configuration for timing and what disturbed it while
+    /// the run measured (added in 1.2); absent in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Environment>,
     pub suites: Vec<Suite>,
+}
+
+/// How fit the machine was to measure on: its configuration (checks made
+/// once, at the start) and samples of what disturbs timing, taken at the
+/// start, between suites and at the end. Counts are cumulative since boot;
+/// the analysis turns differences between samples into findings.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Environment {
+    /// `sysconf(_SC_CLK_TCK)`: the unit of `/proc/stat`'s CPU times.
+    #[serde(default)]
+    pub user_hz: Option<u64>,
+    #[serde(default)]
+    pub checks: Vec<EnvCheck>,
+    #[serde(default)]
+    pub samples: Vec<EnvSample>,
+    /// What could not be read or sampled, and why.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// One configuration check, as pyperf's `system show` makes them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct EnvCheck {
+    /// e.g. `cpu_governor`, `aslr`, `clocksource`.
+    pub name: String,
+    /// The value as read; `null` when it could not be read.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// Whether the value is the one quiet timing wants; `null` when there
+    /// is nothing to judge (unreadable, or informational only).
+    #[serde(default)]
+    pub quiet: Option<bool>,
+    /// What the value means for timing.
+    pub meaning: String,
+    /// The command that would change it, when one would.
+    #[serde(default)]
+    pub change: Option<String>,
+    /// Why it could not be read.
+    #[serde(default)]
+    pub not_readable: Option<String>,
+}
+
+/// The disturbance counters at one moment of the run.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct EnvSample {
+    /// `start`, `after <suite>`, `middle of <suite>`, `end`.
+    pub at: String,
+    /// `CLOCK_MONOTONIC_RAW`, ns.
+    pub monotonic_ns: u64,
+    /// The cycle counter (TSC, CNTVCT_EL0) read with the monotonic clock.
+    #[serde(default)]
+    pub counter: Option<u64>,
+    /// Counter ticks per core cycle: the median over a few short dependent
+    /// add chains (one add a cycle) timed by the counter.
+    #[serde(default)]
+    pub counter_ticks_per_cycle: Option<f64>,
+    /// The CPU the measuring thread was on (`sched_getcpu`).
+    #[serde(default)]
+    pub cpu: Option<u32>,
+    /// Every CPU's times from `/proc/stat` and interrupts from `/proc/interrupts`.
+    #[serde(default)]
+    pub cpus: Vec<CpuTimes>,
+    /// The collector process (`getrusage(RUSAGE_SELF)`).
+    #[serde(default)]
+    pub process: Option<ProcessUsage>,
+    /// The measuring thread (`/proc/thread-self/schedstat`).
+    #[serde(default)]
+    pub thread: Option<ThreadSched>,
+}
+
+/// One CPU's cumulative times in `user_hz` ticks, and its interrupts.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CpuTimes {
+    pub cpu: u32,
+    pub user: u64,
+    pub nice: u64,
+    pub system: u64,
+    pub idle: u64,
+    pub iowait: u64,
+    pub irq: u64,
+    pub softirq: u64,
+    pub steal: u64,
+    /// The CPU's column of `/proc/interrupts`, summed.
+    #[serde(default)]
+    pub interrupts: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ProcessUsage {
+    pub user_us: u64,
+    pub system_us: u64,
+    pub voluntary_switches: u64,
+    pub involuntary_switches: u64,
+}
+
+/// The scheduler's account of the measuring thread.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ThreadSched {
+    /// Time on a CPU, ns.
+    pub run_ns: u64,
+    /// Time runnable but waiting for a CPU, ns: what other tasks took.
+    pub wait_ns: u64,
+    pub timeslices: u64,
 }
 
 /// One task of a campaign: which node and execution it is, the Slurm job it

@@ -7,6 +7,8 @@
 //! * [`error`] — `ReadError` and the `Checker` every reader checks values
 //!   with; it uses nothing else of the crate.
 //! * [`format`] — the result-file envelope (format v1), written by the collector.
+//! * [`fitness`] — whether the machine was fit to measure on: findings from
+//!   a run's environment samples.
 //! * [`intake`] — which files of a folder are read, and as what, for the
 //!   command line and the page alike.
 //! * [`limits`] — how big one input may be (bytes, numbers, other values,
@@ -24,6 +26,7 @@
 #![deny(unsafe_code)]
 
 pub mod error;
+pub mod fitness;
 pub mod format;
 pub mod import;
 pub mod intake;

@@ -579,6 +579,7 @@ fn full_run() -> RunFile {
                 note: Some("unused but typed".into()),
             }),
         }),
+        environment: Some(full_environment()),
         suites: vec![
             Suite {
                 suite: "clocks".into(),
@@ -654,6 +655,62 @@ fn full_run() -> RunFile {
     }
 }
 
+fn full_environment() -> Environment {
+    let cpu = |cpu, interrupts| CpuTimes {
+        cpu,
+        user: 10,
+        nice: 1,
+        system: 2,
+        idle: 300,
+        iowait: 0,
+        irq: 0,
+        softirq: 1,
+        steal: u64::MAX,
+        interrupts,
+    };
+    Environment {
+        user_hz: Some(100),
+        checks: vec![
+            EnvCheck {
+                name: "aslr".into(),
+                value: Some("2".into()),
+                quiet: Some(false),
+                meaning: "2 (on)".into(),
+                change: Some("sysctl -w kernel.randomize_va_space=0".into()),
+                not_readable: None,
+            },
+            EnvCheck {
+                name: "cpu_governor".into(),
+                value: None,
+                quiet: None,
+                meaning: "the governor".into(),
+                change: None,
+                not_readable: Some("no cpufreq".into()),
+            },
+        ],
+        samples: vec![EnvSample {
+            at: "start".into(),
+            monotonic_ns: 12,
+            counter: Some(u64::MAX),
+            counter_ticks_per_cycle: Some(0.7),
+            cpu: Some(1),
+            cpus: vec![cpu(0, Some(5)), cpu(1, None)],
+            process: Some(ProcessUsage {
+                user_us: 1,
+                system_us: 2,
+                voluntary_switches: 3,
+                involuntary_switches: 4,
+            }),
+            thread: Some(ThreadSched {
+                run_ns: 5,
+                wait_ns: 6,
+                timeslices: 7,
+            }),
+        }],
+        notes: vec!["interrupts unknown".into()],
+    }
+}
+
 /// The same run with every `Option` `None`, every defaulted `Vec` empty and
 /// every defaulted `Value` null.
 fn minimal_run() -> RunFile {
@@ -661,6 +718,7 @@ fn minimal_run() -> RunFile {
     run.ended_at = None;
     run.status = "in_progress".into();
     run.campaign = None;
+    run.environment = None;
     run.host = Host {
         hostname: "h".into(),
         os: "linux".into(),
@@ -1786,6 +1844,7 @@ fn cells_follow_the_registry() {
             "ok",
             "kind",
             "info",
+            "fitness",
             "warnings",
             "clocks",
             "bernoulli",

@@ -200,6 +200,7 @@ pub fn measure(quick: bool, progress: &Function) -> Result<String, JsValue> {
             ..Host::default()
         },
         campaign: None,
+        environment: None,
         suites: vec![Section {
             suite: Browser::NAME.into(),
             status: "complete".into(),

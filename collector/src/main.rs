@@ -10,6 +10,7 @@
 
 mod analyze;
 mod campaign;
+mod doctor;
 mod load;
 mod report;
 mod serve;
@@ -44,6 +45,9 @@ enum Command {
     /// Write one self-contained report (.html) of result files: the page with
     /// the files inside; it opens offline and recomputes what it shows.
     Report(report::ReportArgs),
+    /// Is this machine fit to measure on now: the configuration checks and a
+    /// few seconds of the signals a collection records, with advice.
+    Doctor(doctor::DoctorArgs),
     /// Collections on many machines as a Slurm job array: plan, submit,
     /// status, resubmit.
     Campaign(campaign::CampaignArgs),
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Report(args) => on_pool(|| report::run(args)),
         Command::Campaign(args) => campaign::run(args),
+        Command::Doctor(args) => doctor::run(args),
         Command::AllocChild(args) => collect::alloc_child(args),
     }
 }

@@ -20,6 +20,7 @@ mod commands;
 mod copy;
 mod cpuid;
 mod emulation;
+mod environment;
 mod host;
 mod ops;
 mod output;
@@ -94,6 +95,12 @@ pub struct CollectArgs {
     pub campaign: Option<tickbook_analysis::format::Campaign>,
 }
 
+/// `tickbook doctor`: the environment's checks and `seconds` of samples on
+/// a busy loop, without writing a file (see `environment::check_now`).
+pub fn environment_check(seconds: f64, no_counter: bool) -> tickbook_analysis::format::Environment {
+    environment::check_now(seconds, no_counter)
+}
+
 /// Now as RFC 3339 in UTC, the way result files write times.
 pub fn now_rfc3339() -> String {
     timefmt::rfc3339(SystemTime::now())
@@ -160,6 +167,10 @@ pub(crate) struct Ctx<'a> {
     /// (marked failed, "in progress"): long suites call it after each
     /// finished unit, so that a kill keeps everything finished.
     pub checkpoint: &'a dyn Fn(&SuiteOutput),
+    /// Sample the environment now (steal, waits, switches, interrupts, the
+    /// core clock), named `at`: the run samples between suites, a long
+    /// suite may add one in its middle.
+    pub env_sample: &'a dyn Fn(&str),
 }
 
 /// What a suite hands back: the three free-form sections of
@@ -222,6 +233,15 @@ pub fn run(args: CollectArgs) -> ExitCode {
         host.notes.len()
     ));
 
+    // The environment's checks now, its samples at the start, after each
+    // suite and in the middle of long ones, taken on the measuring thread.
+    let env_counter = tsc::ordered_reader(&tsc::detect(args.no_counter, &host::cpuinfo_flags()));
+    let mut environment = environment::start(&host, env_counter);
+    environment::sample_into(&mut environment, "start", env_counter);
+    let environment = std::cell::RefCell::new(environment);
+    let env_sample =
+        |at: &str| environment::sample_into(&mut environment.borrow_mut(), at, env_counter);
+
     let out = args
         .out
         .clone()
@@ -242,6 +262,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
             .collect(),
         host,
         campaign: args.campaign.clone(),
+        environment: Some(environment.borrow().clone()),
         suites: Vec::new(),
     };
     // One collection per output file, and write before measuring anything:
@@ -277,6 +298,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
     let checkpoint = |o: &SuiteOutput| {
         let mut saved = saved.borrow_mut();
         let (file, name, started) = &mut *saved;
+        file.environment = Some(environment.borrow().clone());
         file.suites.push(Suite {
             suite: name.clone(),
             status: "failed".to_string(),
@@ -306,6 +328,7 @@ pub fn run(args: CollectArgs) -> ExitCode {
         measurements: args.measurements,
         execution_timeout: args.execution_timeout,
         checkpoint: &checkpoint,
+        env_sample: &env_sample,
     };
     let mut summary: Vec<String> = Vec::new();
     let mut any_failed = false;
@@ -359,6 +382,8 @@ pub fn run(args: CollectArgs) -> ExitCode {
             }
         }
         run.suites.push(suite);
+        env_sample(&format!("after {}", id.name()));
+        run.environment = Some(environment.borrow().clone());
         saved.borrow_mut().0.suites = run.suites.clone();
         if let Err(e) = output::write_run(&out, &run) {
             write_failed_because(e);

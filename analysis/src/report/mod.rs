@@ -48,6 +48,10 @@ macro_rules! file_report {
             pub kind: Option<String>,
             #[serde(skip_serializing_if = "Option::is_none")]
             pub info: Option<FileInfo>,
+            /// Whether the machine was fit to measure on while the run
+            /// collected (a run with an `environment` section).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub fitness: Option<crate::fitness::Fitness>,
             /// Things the user should know that did not stop the file loading.
             pub warnings: Vec<String>,
             $(
@@ -95,6 +99,7 @@ macro_rules! file_report {
                     error: None,
                     kind: None,
                     info: None,
+                    fitness: None,
                     warnings: Vec::new(),
                     $($f: None,)*
                     options: *opts,
@@ -281,6 +286,7 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
         suites: run.suites.iter().map(|s| s.suite.clone()).collect(),
         source: None,
     });
+    report.fitness = run.environment.as_ref().map(crate::fitness::assess);
     if run.status != "complete" {
         report.warnings.push(format!(
             "the run is {}: only the suites it finished are here",

@@ -1,6 +1,7 @@
 //! The terminal renderer of `tickbook analyze`: the page's cells as text
 //! tables, one file per cell (`clocks`, `bernoulli`, `ops`, `copy`, `alloc`,
-//! `trace`, `bottleneck`, `samples`, `browser` with `--native`, `commands`), `compare` for `--compare`, `compare_series` for
+//! `trace`, `bottleneck`, `samples`, `browser` with `--native`, `commands`), `fitness`
+//! (the file's fitness, first; also `tickbook doctor`'s table), `compare` for `--compare`, `compare_series` for
 //! `--compare-series`, `campaign` for `--campaign`, and what
 //! they share: `table` (titles, aligned columns, escaping), `numbers` (units
 //! and significant digits), `clustering` (Operations and Samples) and
@@ -22,6 +23,7 @@ mod compare;
 mod compare_series;
 mod copy;
 mod executions;
+pub(crate) mod fitness;
 mod numbers;
 mod ops;
 mod samples;
@@ -74,6 +76,18 @@ pub(crate) fn render_native(r: &tickbook_analysis::report::NativeComparison) -> 
 
 pub(crate) use compare::slower_than;
 
+/// `tickbook doctor`: every configuration check, then the findings.
+pub(crate) fn render_doctor(
+    env: &tickbook_analysis::format::Environment,
+    f: &tickbook_analysis::fitness::Fitness,
+) -> String {
+    let mut out = String::new();
+    fitness::render_checks(&mut out, env);
+    fitness::render(&mut out, f, false);
+    fitness::render_advice(&mut out, f);
+    out
+}
+
 /// One file: its header, then every cell the page shows, in the page's
 /// order.
 pub(crate) fn render_file(out: &mut String, r: &FileReport) {
@@ -98,6 +112,9 @@ pub(crate) fn render_file(out: &mut String, r: &FileReport) {
     }
     for w in &r.warnings {
         let _ = writeln!(out, "   warning: {}", table::clean(w));
+    }
+    if let Some(f) = &r.fitness {
+        fitness::render(out, f, true);
     }
     for cell in r.cells() {
         render_cell(out, cell);

@@ -316,7 +316,8 @@ const NOT_CELLS: [&str; 7] = ["file", "ok", "error", "kind", "info", "warnings",
 
 /// Each cell: the key in `--json`, the page's title, and its check.
 type Check = fn(&[&str], &Value);
-const CELLS: [(&str, &str, Check); 9] = [
+const CELLS: [(&str, &str, Check); 10] = [
+    ("fitness", "Fitness", fitness),
     ("clocks", "Clocks", clocks),
     ("bernoulli", "Bernoulli timing", bernoulli),
     ("ops", "Operations", ops),
@@ -527,6 +528,21 @@ pub fn check_text(text: &str, json: &Value) -> Vec<String> {
         );
     }
     seen
+}
+
+fn fitness(lines: &[&str], c: &Value) {
+    let t = table(lines, &["signal", "level", "figure", "unit"]);
+    for x in arr(c, "findings") {
+        let r = t.row(&[s(x, "signal")]);
+        assert_eq!(t.get(r, "level"), s(x, "level"), "{r:?}");
+        match x["figure"].as_f64() {
+            Some(v) => {
+                agree(num(t.get(r, "figure")), v, s(x, "signal"));
+                assert_eq!(t.get(r, "unit"), s(x, "unit"), "{r:?}");
+            }
+            None => assert!(t.get(r, "figure").starts_with("not measured"), "{r:?}"),
+        }
+    }
 }
 
 fn clocks(lines: &[&str], c: &Value) {

@@ -15,6 +15,7 @@
 
 import { h, clear, laterDone, afterFrame } from '../ui/dom.js';
 import { cellHeader, errorCard } from '../ui/cell.js';
+import { fitnessCard } from './fitness.js';
 import CELL_BUILDERS from 'tickbook:cells';
 
 // Cells in the page at once before new ones wait to be scrolled to. Every
@@ -253,6 +254,7 @@ export class Notebook {
     const titles = new Map();
     if (!report.ok) builders.push(['error', () => errorCard(report, key)]);
     else {
+      if (report.fitness) builders.push(['fitness', () => fitnessCard(report, key)]);
       for (const cell of this.cells) {
         if (report[cell.name] == null) continue;
         const { name, title } = cell;
@@ -261,7 +263,7 @@ export class Notebook {
         const built = cell.build && growing(name) ? () => grow(name, cell.build(withCell(name), key, ctx)) : () => cell.build(withCell(name), key, ctx);
         builders.push([name, cell.build ? built : () => missingCell(ctx, report, key)]);
       }
-      if (!builders.length) {
+      if (!builders.some(([kind]) => kind !== 'fitness')) {
         builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
           h('h2', {}, h('span', { class: 'kind' }, 'Nothing to show'), ' ', h('span', { class: 'file' }, report.file)),
           h('p', {}, 'The file was read, but it has no suite this page can show (suites: ',

@@ -1,0 +1,193 @@
+//! Known answers of the file's fitness on this machine: `collect ops
+//! --quick` pinned to one CPU, once with a `stress-ng` CPU hog pinned to the
+//! same CPU (the verdict must name the CPU taken from the measuring thread,
+//! about half of the run), once with the hog on another CPU (the other CPUs'
+//! load, near 100 %), and once without; the figures are printed. Skipped,
+//! with a message, without stress-ng, taskset or a second CPU. A quiet run
+//! is not required to be fine here (CI shares the machine); its figures are
+//! printed and its measuring thread must have waited less than the shared
+//! run's. `scripts/bench-fitness` is the longer version, which also asks
+//! the quiet run to be fine.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {cmd}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The CPUs this process may use, from `taskset -pc $$`'s list.
+fn allowed_cpus() -> Vec<u32> {
+    let out = Command::new("sh")
+        .args(["-c", "taskset -pc $$"])
+        .output()
+        .expect("taskset runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let list = text.rsplit(':').next().unwrap_or("").trim();
+    let mut cpus = Vec::new();
+    for part in list.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                if let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>()) {
+                    cpus.extend(a..=b);
+                }
+            }
+            None => cpus.extend(part.parse::<u32>().ok()),
+        }
+    }
+    cpus
+}
+
+struct Hog(Child);
+
+impl Hog {
+    fn on(cpu: u32) -> Hog {
+        let child = Command::new("stress-ng")
+            .args([
+                "--cpu",
+                "1",
+                "--taskset",
+                &cpu.to_string(),
+                "--timeout",
+                "60s",
+                "--quiet",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("stress-ng starts");
+        // Let its worker start spinning.
+        std::thread::sleep(Duration::from_millis(500));
+        Hog(child)
+    }
+}
+
+impl Drop for Hog {
+    fn drop(&mut self) {
+        // SIGTERM to stress-ng's own process: it stops its workers.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
+/// A quick ops collection pinned to `cpu`, its fitness from `analyze
+/// --json`; with `terminal`, the terminal's Fitness table is checked
+/// against the JSON too (`common`, with every other cell).
+fn collect_on(cpu: u32, tag: &str, terminal: bool) -> Value {
+    let out: PathBuf = std::env::temp_dir().join(format!(
+        "tickbook-fitness-{tag}-{}.json",
+        std::process::id()
+    ));
+    let res = Command::new("taskset")
+        .args(["-c", &cpu.to_string()])
+        .arg(env!("CARGO_BIN_EXE_tickbook"))
+        .args(["collect", "ops", "--quick", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run tickbook");
+    assert!(
+        res.status.success(),
+        "{tag}: {}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    if terminal {
+        common::terminal_agrees_with_json(&[&out]);
+    }
+    let report = Command::new(env!("CARGO_BIN_EXE_tickbook"))
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .expect("analyze");
+    let _ = std::fs::remove_file(&out);
+    let v: Value = serde_json::from_slice(&report.stdout).expect("json");
+    v[0]["fitness"].clone()
+}
+
+fn finding<'a>(f: &'a Value, signal: &str) -> &'a Value {
+    f["findings"]
+        .as_array()
+        .and_then(|a| a.iter().find(|x| x["signal"] == signal))
+        .unwrap_or_else(|| panic!("no {signal} finding in {f}"))
+}
+
+fn print(tag: &str, f: &Value) {
+    println!("{tag}: verdict {}", f["verdict"]);
+    for x in f["findings"].as_array().into_iter().flatten() {
+        println!(
+            "  {:<22} {:<9} {:>10} {:<2}  {}",
+            x["signal"].as_str().unwrap_or(""),
+            x["level"].as_str().unwrap_or(""),
+            x["figure"]
+                .as_f64()
+                .map_or("—".into(), |v| format!("{v:.3}")),
+            x["unit"].as_str().unwrap_or(""),
+            x["reason"].as_str().unwrap_or("")
+        );
+    }
+}
+
+#[test]
+fn the_verdict_names_a_cpu_hog_and_its_size() {
+    let cpus = allowed_cpus();
+    if !have("stress-ng") || cpus.len() < 2 {
+        println!("skipped: needs stress-ng and two CPUs (have {cpus:?}; scripts/setup installs stress-ng)");
+        return;
+    }
+    let (mine, other) = (cpus[0], cpus[1]);
+
+    let quiet = collect_on(mine, "quiet", true);
+    print("quiet", &quiet);
+
+    let shared = {
+        let _hog = Hog::on(mine);
+        collect_on(mine, "shared", false)
+    };
+    print(&format!("stress-ng on the measuring CPU {mine}"), &shared);
+    let taken = finding(&shared, "cpu_taken");
+    let figure = taken["figure"].as_f64().expect("schedstat readable here");
+    // Two CPU-bound tasks on one CPU share it about equally: ~50 %.
+    assert!(
+        (25.0..=80.0).contains(&figure),
+        "cpu_taken {figure} % under a hog on the same CPU"
+    );
+    assert_eq!(taken["level"], "unfit");
+    assert!(
+        taken["text"].as_str().unwrap_or("").contains(" %"),
+        "{taken}"
+    );
+    assert_eq!(shared["verdict"], "unfit");
+    assert_eq!(shared["measuring_cpu"], mine);
+    let quiet_taken = finding(&quiet, "cpu_taken")["figure"]
+        .as_f64()
+        .expect("schedstat readable here");
+    assert!(
+        quiet_taken < figure,
+        "quiet {quiet_taken} % ≥ shared {figure} %"
+    );
+
+    let beside = {
+        let _hog = Hog::on(other);
+        collect_on(mine, "beside", false)
+    };
+    print(&format!("stress-ng on the other CPU {other}"), &beside);
+    let o = finding(&beside, "other_cpus");
+    let load = o["figure"].as_f64().expect("/proc/stat readable here");
+    // The hog alone keeps one of the other CPUs busy.
+    let others = (cpus.len() - 1) as f64;
+    assert!(
+        load >= 90.0 / others,
+        "other CPUs {load} % busy with a hog on CPU {other}"
+    );
+    assert!(o["level"] != "fine" || others > 1.0, "{o}");
+}
