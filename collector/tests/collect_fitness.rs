@@ -156,9 +156,10 @@ fn the_verdict_names_a_cpu_hog_and_its_size() {
     print(&format!("stress-ng on the measuring CPU {mine}"), &shared);
     let taken = finding(&shared, "cpu_taken");
     let figure = taken["figure"].as_f64().expect("schedstat readable here");
-    // Two CPU-bound tasks on one CPU share it about equally: ~50 %.
+    // Two CPU-bound tasks on one CPU share it about equally: ~50 % (more
+    // when other work shares the machine too).
     assert!(
-        (25.0..=80.0).contains(&figure),
+        (25.0..=95.0).contains(&figure),
         "cpu_taken {figure} % under a hog on the same CPU"
     );
     assert_eq!(taken["level"], "unfit");
