@@ -343,6 +343,9 @@ pub struct SamplesFile {
     #[serde(default)]
     pub host: Option<Value>,
     pub series: Vec<Series>,
+    /// Which series are alternatives of one another, compared by default.
+    #[serde(default, skip_serializing_if = "Alternatives::is_all")]
+    pub alternatives: Alternatives,
     /// What the reader of the file should know, shown as the file's
     /// warnings: an importer says here what it could not read (a benchmark
     /// of a folder, a command whose every run failed).
@@ -360,6 +363,34 @@ pub struct Series {
     pub executions: Vec<Vec<f64>>,
     #[serde(default)]
     pub metadata: Value,
+    /// With `alternatives: groups`: the series it is compared with by
+    /// default are those of the same group (one benchmark under several
+    /// configurations, a parameter scan, a Criterion group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+}
+
+/// Which series of a samples file a reader compares with each other
+/// without being asked: the tools differ. hyperfine's commands are
+/// alternatives of one command's job; a pyperformance run, a Go package or
+/// a JMH class holds unrelated benchmarks, which their tools never compare
+/// with each other.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Alternatives {
+    /// Every series with the others of its unit (hand-written files,
+    /// hyperfine).
+    #[default]
+    All,
+    /// Only series of the same `group`; a series without one is compared
+    /// on request.
+    Groups,
+}
+
+impl Alternatives {
+    pub fn is_all(&self) -> bool {
+        *self == Alternatives::All
+    }
 }
 
 /// A size in bytes with its name, e.g. a cache's (`L1d`, `L2`): shared by

@@ -217,8 +217,15 @@ fn speed(s: &RelativeSpeed) -> String {
 fn hyperfine_series_agree_with_its_printed_summary() {
     let dir = pairs().join("hyperfine");
     let bytes = read(&dir.join("series.json"));
-    let r = compare_series_bytes("series.json", &bytes, None, &Options::default(), false)
-        .expect("series");
+    let r = compare_series_bytes(
+        "series.json",
+        &bytes,
+        None,
+        &Options::default(),
+        false,
+        false,
+    )
+    .expect("series");
     assert_eq!(r.groups.len(), 1, "one unit: seconds");
     let g = &r.groups[0];
     // hyperfine's summary: "'A' ran" then "X ± E times faster than 'B'".
@@ -274,6 +281,7 @@ fn series_in_one_file_agree_with_compare_py_filters_mode() {
             &bytes,
             Some(&reference),
             &Options::default(),
+            false,
             false,
         )
         .expect("series");

@@ -196,10 +196,11 @@ fn comparisons_and_campaigns_of_kept_files_equal_reading_the_bytes() {
         campaign.contains("\"machines\":[\"a\",\"b\",\"c\","),
         "{campaign:.300}"
     );
-    let series = compare_series_kept(&kept[0], Some("s1"), &o, false).map(|r| json(&r));
+    let series = compare_series_kept(&kept[0], Some("s1"), &o, false, false).map(|r| json(&r));
     assert_eq!(
         series,
-        compare_series_bytes("f0.json", &inputs[0].1, Some("s1"), &o, false).map(|r| json(&r))
+        compare_series_bytes("f0.json", &inputs[0].1, Some("s1"), &o, false, false)
+            .map(|r| json(&r))
     );
     assert!(series.is_ok());
 }

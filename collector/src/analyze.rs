@@ -121,9 +121,16 @@ pub struct AnalyzeArgs {
     /// does badly. Needs exactly one FILE.
     #[arg(long, value_name = "NATIVE", conflicts_with_all = ["compare", "compare_series", "campaign", "export_fit", "calibrate_with"])]
     native: Option<PathBuf>,
-    /// With --compare-series: the reference series, by name.
+    /// With --compare-series: the reference series, by name (every series
+    /// of its unit is compared with it).
     #[arg(long, value_name = "NAME", requires = "compare_series")]
     reference: Option<String>,
+    /// With --compare-series: compare every series with the others of its
+    /// unit, also where the file's tool holds them unrelated (a pyperformance
+    /// run, a Go package, a JMH class: by default only one benchmark's
+    /// configurations or parameters are compared with each other).
+    #[arg(long, requires = "compare_series")]
+    every_series: bool,
     /// With --compare or --compare-series: show only the items with a
     /// `different` verdict (the counts and geometric means still cover
     /// every item).
@@ -423,6 +430,7 @@ fn compare_series(args: &AnalyzeArgs, opts: &Options) -> ExitCode {
         series: true,
         reference: args.reference.clone(),
         warm_ups: args.warm_ups,
+        every: args.every_series,
         ..CompareParams::default()
     };
     match Compare::compute(&[&file], opts, &params) {

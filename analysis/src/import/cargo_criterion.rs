@@ -10,7 +10,7 @@
 use super::consistency::check_mean;
 use super::{first_json_line, metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 pub struct CargoCriterion;
@@ -137,6 +137,8 @@ fn read_value_lines<'v>(
             unit: unit.to_string(),
             executions: vec![xs],
             metadata: metadata("cargo-criterion", Some(Value::Object(stats)), extra),
+            // A Criterion group's functions are alternatives; groups are not.
+            group: Some(id.split('/').next().unwrap_or_default().to_string()),
         };
         let mean = o.get("mean").and_then(|m| m.get("estimate")).and_then(Value::as_f64);
         if let Some(m) = mean {
@@ -173,5 +175,6 @@ fn read_value_lines<'v>(
         series,
     )?;
     file.warnings = warnings;
+    file.alternatives = Alternatives::Groups;
     Ok(file)
 }

@@ -77,6 +77,7 @@ mod tests {
             unit: "ns".into(),
             executions: xs,
             metadata: Value::Null,
+            group: None,
         }
     }
 

@@ -17,7 +17,7 @@
 use super::{metadata, samples_file, About, Imported, Importer, Shape};
 use crate::error::Checker;
 use crate::error::ReadError;
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{Map, Value};
 
 /// How messages name a `sample.json` and an `estimates.json`.
@@ -201,6 +201,7 @@ fn series(
         unit: "ns".into(),
         executions: vec![xs],
         metadata: metadata("Criterion.rs", est, extra),
+        group: None,
     }
 }
 
@@ -350,7 +351,14 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
             .and_then(|e| e.get("mean"))
             .and_then(|m| m.get("point_estimate"))
             .and_then(Value::as_f64);
-        let s = series(bench_name, xs, mode.as_ref(), est, throughput);
+        // Criterion's own comparisons are of a group's functions (its
+        // summary violin plots); groups are unrelated.
+        let group = bench
+            .as_ref()
+            .and_then(|b| b.get("group_id").and_then(Value::as_str).map(str::to_string))
+            .unwrap_or_else(|| bench_name.split('/').next().unwrap_or_default().to_string());
+        let mut s = series(bench_name, xs, mode.as_ref(), est, throughput);
+        s.group = Some(group);
         if let Some(m) = mean {
             let ecx = Checker::of_format(name, ESTIMATES);
             let at = format!("{dir}/estimates.json: mean.point_estimate");
@@ -379,6 +387,7 @@ pub fn read_dir(name: &str, entries: &[(String, Vec<u8>)]) -> Result<Imported, R
         series_out,
     )?;
     file.warnings = warnings;
+    file.alternatives = Alternatives::Groups;
     Ok(Imported::Samples(file))
 }
 

@@ -15,7 +15,7 @@
 
 use super::{metadata, samples_file, utf8, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 /// A time-per-operation unit Go or `b.ReportMetric` writes, as the samples
@@ -269,6 +269,8 @@ impl Parsed {
             if several_pkgs && !b.pkg.is_empty() {
                 name = format!("{}.{name}", b.pkg);
             }
+            // One benchmark under several configurations: benchstat's columns.
+            let group = name.clone();
             name.push_str(&config);
             let mut extra = Map::new();
             extra.insert("go_name".into(), json!(b.full));
@@ -295,6 +297,7 @@ impl Parsed {
                     unit,
                     executions: vec![values.clone()],
                     metadata: metadata("go test -bench", None, extra),
+                    group: Some(group.clone()),
                 });
             }
         }
@@ -320,6 +323,10 @@ impl Parsed {
             host,
             series,
         )
+        .map(|mut f| {
+            f.alternatives = Alternatives::Groups;
+            f
+        })
     }
 }
 

@@ -19,7 +19,7 @@
 
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 struct Bench {
@@ -135,6 +135,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let (description, warnings) = description(&aggregates_only, &failed);
     let mut file = samples_file(cx, source(context), Some(description), host(context), series)?;
     file.warnings = warnings;
+    file.alternatives = Alternatives::Groups;
     Ok(file)
 }
 
@@ -341,6 +342,12 @@ fn bench_series(cx: &Checker, mut b: Bench, complexity: &[Fit]) -> Result<Outcom
             unit: b.unit.clone(),
             executions: vec![xs],
             metadata: series_metadata(&b, which, only_aggregates, &fits),
+            // A family's arguments (`BM_x/8`, `BM_x/64`) are a scan of one
+            // benchmark; families are unrelated.
+            group: Some(format!(
+                "{} {which}",
+                b.name.split('/').next().unwrap_or(&b.name)
+            )),
         });
     }
     Ok(if only_aggregates {
@@ -448,8 +455,11 @@ fn source(context: &Map<String, Value>) -> String {
 
 /// The host as the file's context describes it.
 fn host(context: &Map<String, Value>) -> Option<Value> {
-    context.get("host_name").map(|h| {
-        json!({"hostname": h, "num_cpus": context.get("num_cpus"), "mhz_per_cpu": context.get("mhz_per_cpu"),
+    let any = ["host_name", "num_cpus", "mhz_per_cpu"]
+        .iter()
+        .any(|k| context.contains_key(*k));
+    any.then(|| {
+        json!({"hostname": context.get("host_name"), "date": context.get("date"), "cpu_count": context.get("num_cpus"), "mhz_per_cpu": context.get("mhz_per_cpu"),
                "cpu_scaling_enabled": context.get("cpu_scaling_enabled"),
                "library_build_type": context.get("library_build_type")})
     })

@@ -135,6 +135,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             unit: "s".into(),
             executions: times.into_iter().map(|t| vec![t]).collect(),
             metadata: metadata("hyperfine", Some(Value::Object(stats)), extra),
+            group: None,
         };
         if let Some(mean) = o.get("mean").and_then(Value::as_f64) {
             warnings.extend(check_mean(cx, &format!("{at}.mean"), &s, mean));
@@ -146,6 +147,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 unit: "bytes".into(),
                 executions: mem.into_iter().map(|t| vec![t]).collect(),
                 metadata: metadata("hyperfine", None, Map::new()),
+                group: None,
             });
         }
     }

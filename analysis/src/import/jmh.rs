@@ -12,7 +12,7 @@
 
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 pub struct Jmh;
@@ -53,6 +53,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let mut skipped = Vec::new();
     let mut version = None;
     let mut jvm = None;
+    let mut vm: Option<String> = None;
     let mut warnings = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = format!("[{i}]");
@@ -68,6 +69,12 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 .get("jdkVersion")
                 .and_then(Value::as_str)
                 .map(str::to_string);
+        }
+        if vm.is_none() {
+            vm = match (o.get("vmName").and_then(Value::as_str), o.get("vmVersion").and_then(Value::as_str)) {
+                (Some(n), Some(v)) => Some(format!("{n} {v}")),
+                (n, v) => n.or(v).map(str::to_string),
+            };
         }
         let params = match o.get("params") {
             Some(p) => cx.obj(p, &format!("{at}.params"))?.clone(),
@@ -119,7 +126,9 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             warnings.push(format!("\"{name}\" not read: {w}"));
         } else {
             match metric(cx, pm, &pm_at, &name, mode, &shared)? {
-                Some(s) => {
+                Some(mut s) => {
+                    // A method's @Param values are a scan of one benchmark.
+                    s.group = Some(format!("{bench} {mode}"));
                     warnings.extend(score_check(cx, pm, &pm_at, &s));
                     series.push(s);
                 }
@@ -133,7 +142,8 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 let mat = format!("{sat}[\"{key}\"]");
                 if let Some(w) = empty_fork(m, &mat) {
                     warnings.push(format!("\"{mname}\" not read: {w}"));
-                } else if let Some(s) = metric(cx, m, &mat, &mname, mode, &shared)? {
+                } else if let Some(mut s) = metric(cx, m, &mat, &mname, mode, &shared)? {
+                    s.group = Some(format!("{bench} {mode} {key}"));
                     warnings.extend(score_check(cx, m, &mat, &s));
                     series.push(s);
                 }
@@ -161,8 +171,12 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         version.as_deref().unwrap_or("(version not recorded)"),
         jvm.map(|j| format!(", JDK {j}")).unwrap_or_default()
     );
-    let mut file = samples_file(cx, source, Some(description), None, series)?;
+    // JMH records the JVM, not the machine.
+    let host = vm.map(|v| json!({ "platform": v }));
+    let mut file = samples_file(cx, source, Some(description), host, series)?;
     file.warnings = warnings;
+    // JMH compares nothing within a file: a class's methods are unrelated.
+    file.alternatives = Alternatives::Groups;
     Ok(file)
 }
 
@@ -232,5 +246,6 @@ fn metric(
         unit,
         executions,
         metadata: metadata("JMH", Some(Value::Object(stats)), extra),
+        group: None,
     }))
 }

@@ -16,7 +16,7 @@
 //! the format and the JSON path inside the foreign file.
 
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
+use crate::format::{Alternatives, SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
 use serde_json::{Map, Value};
 
 pub(crate) mod consistency;
@@ -337,6 +337,7 @@ pub(crate) fn samples_file(
         description,
         host,
         series,
+        alternatives: Alternatives::All,
         warnings: Vec::new(),
     })
 }

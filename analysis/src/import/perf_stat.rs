@@ -17,7 +17,7 @@
 
 use super::{metadata, samples_file, IMPORTERS};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
+use crate::format::{Alternatives, SamplesFile, Series, FORMAT_TAG, KIND_SAMPLES};
 use serde_json::{json, Map, Value};
 
 /// One event of a run, as a reader of perf's output found it.
@@ -103,6 +103,7 @@ pub(crate) fn samples(
             unit: unit.to_string(),
             executions: vec![vec![x]],
             metadata: metadata("perf stat", Some(Value::Object(r.figures)), extra),
+            group: None,
         });
     }
     let mut description = "Imported from perf stat: one run of the command (one execution of \
@@ -255,6 +256,7 @@ pub(crate) fn runs(
             unit,
             executions: present.iter().map(|(_, (v, _))| vec![*v]).collect(),
             metadata: metadata("perf stat", Some(Value::Object(figures)), extra),
+            group: None,
         });
     }
     let mut description = format!(
@@ -281,6 +283,8 @@ pub(crate) fn runs(
         description: Some(description),
         host: None,
         series,
+        // Events count different things.
+        alternatives: Alternatives::Groups,
         warnings,
     }
 }

@@ -11,7 +11,7 @@
 
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 pub struct Pyperf;
@@ -152,6 +152,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             unit: unit.to_string(),
             executions: values,
             metadata: metadata("pyperf", None, extra),
+            group: None,
         });
         if !warmups.is_empty() {
             let mut extra = Map::new();
@@ -161,12 +162,15 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 unit: unit.to_string(),
                 executions: warmups,
                 metadata: metadata("pyperf", None, extra),
+                group: None,
             });
         }
     }
-    let host = common
-        .get("hostname")
-        .map(|h| json!({"hostname": h, "cpu_model_name": common.get("cpu_model_name"), "platform": common.get("platform")}));
+    let host = ["hostname", "cpu_model_name", "platform", "cpu_count"]
+        .iter()
+        .any(|k| common.contains_key(*k))
+        .then(|| json!({"hostname": common.get("hostname"), "cpu_model_name": common.get("cpu_model_name"),
+            "platform": common.get("platform"), "cpu_count": common.get("cpu_count")}));
     let source = format!(
         "pyperf {} (file format {file_version})",
         perf_version.as_deref().unwrap_or("(version not recorded)")
@@ -182,4 +186,10 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         host,
         series,
     )
+    // pyperf compares files (`compare_to`), never the benchmarks of one: a
+    // pyperformance run holds dozens of unrelated ones.
+    .map(|mut f| {
+        f.alternatives = Alternatives::Groups;
+        f
+    })
 }

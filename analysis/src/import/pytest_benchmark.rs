@@ -17,7 +17,7 @@
 use super::consistency::check_mean;
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{SamplesFile, Series};
+use crate::format::{Alternatives, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 pub struct PytestBenchmark;
@@ -123,6 +123,15 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
                 Some(Value::Object(tool.clone())),
                 extra.clone(),
             ),
+            // pytest-benchmark's tables: one per group, the ungrouped
+            // tests in one of their own.
+            group: Some(
+                extra
+                    .get("group")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            ),
         });
         if let (Some((at, m)), Some(s)) = (mean, series.last()) {
             warnings.extend(check_mean(cx, at, s, *m));
@@ -154,6 +163,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     )
     .map(|mut f| {
         f.warnings = warnings;
+        f.alternatives = Alternatives::Groups;
         f
     })
 }

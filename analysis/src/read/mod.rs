@@ -15,7 +15,7 @@
 //! are all checked and reported.
 
 use crate::error::Checker;
-use crate::format::SamplesFile;
+use crate::format::{Alternatives, SamplesFile};
 use crate::import::{self, Imported};
 use crate::limits::Limits;
 use crate::suites::samples::Samples;
@@ -265,6 +265,13 @@ fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile
         format_version: first.format_version.clone(),
         kind: first.kind.clone(),
         series: Vec::new(),
+        // Each file's alternatives stay its own: the series of a file that
+        // compares all of them form its group.
+        alternatives: if read.iter().all(|(_, s)| s.alternatives.is_all()) {
+            Alternatives::All
+        } else {
+            Alternatives::Groups
+        },
         warnings,
     };
     for (file, s) in read {
@@ -272,8 +279,14 @@ fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile
         merged
             .warnings
             .extend(s.warnings.iter().map(|w| format!("{short}: {w}")));
+        let all = s.alternatives.is_all();
         merged.series.extend(s.series.into_iter().map(|mut x| {
             x.name = format!("{short}: {}", x.name);
+            x.group = match (all, x.group.take()) {
+                (true, _) => Some(short.clone()),
+                (false, Some(g)) => Some(format!("{short}: {g}")),
+                (false, None) => None,
+            };
             x
         }));
     }

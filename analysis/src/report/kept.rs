@@ -218,9 +218,10 @@ pub fn compare_series_kept(
     reference: Option<&str>,
     opts: &Options,
     warm_ups: bool,
+    every: bool,
 ) -> Result<SeriesComparisonReport, String> {
     let (name, doc) = file.entry();
-    compare_series(&name, &doc, reference, opts, warm_ups)
+    compare_series(&name, &doc, reference, opts, warm_ups, every)
 }
 
 /// A kept browser measurement against a kept native `ops` run

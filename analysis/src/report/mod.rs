@@ -9,6 +9,7 @@ use crate::read::{read_document_within, read_folder, Document, ReadError, RunDoc
 use crate::suites::samples::Samples;
 use crate::suites::{registry, Context, Suite};
 use serde::Serialize;
+use serde_json::Value;
 
 /// Cells across files: their registry.
 pub mod across;
@@ -152,6 +153,10 @@ pub struct FileInfo {
     pub cpu: Option<String>,
     pub arch: Option<String>,
     pub kernel: Option<String>,
+    /// What an imported file's tool records of the system in place of a
+    /// kernel (pyperf's and pytest-benchmark's `platform`, Go's
+    /// `goos/goarch`, JMH's JVM).
+    pub platform: Option<String>,
     pub hypervisor: Option<String>,
     pub clocksource: Option<String>,
     pub started_at: Option<String>,
@@ -255,13 +260,33 @@ fn fill_header(report: &mut FileReport, doc: &Document) {
 
 fn fill_samples_header(report: &mut FileReport, s: &SamplesFile) {
     report.kind = Some(s.kind.clone());
-    report.info = Some(FileInfo {
-        host: s
-            .host
+    let text = |key: &str| {
+        s.host
             .as_ref()
-            .and_then(|h| h.get("hostname"))
-            .and_then(|v| v.as_str())
-            .map(str::to_string),
+            .and_then(|h| h.get(key))
+            .and_then(|v| match v {
+                Value::String(t) => Some(t.trim().to_string()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .filter(|t| !t.is_empty())
+    };
+    // The importers' host keys (docs/format.md, "The samples kind").
+    let count = text("cpu_count").map(|n| match text("mhz_per_cpu") {
+        Some(mhz) => format!("{n} CPUs at {mhz} MHz"),
+        None => format!("{n} CPUs"),
+    });
+    let cpu = match (text("cpu_model_name").or_else(|| text("cpu")), count) {
+        (Some(m), Some(c)) => Some(format!("{m} ({c})")),
+        (m, c) => m.or(c),
+    };
+    report.info = Some(FileInfo {
+        host: text("hostname"),
+        cpu,
+        arch: text("arch"),
+        kernel: text("kernel"),
+        platform: text("platform"),
+        started_at: text("date"),
         source: s.source.clone(),
         suites: vec![Samples::NAME.into()],
         ..FileInfo::default()
@@ -285,6 +310,7 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
         tool_version: Some(run.tool.version.clone()),
         suites: run.suites.iter().map(|s| s.suite.clone()).collect(),
         source: None,
+        platform: None,
     });
     report.fitness = run.environment.as_ref().map(crate::fitness::assess);
     if run.status != "complete" {

@@ -9,6 +9,7 @@ use super::compare::{est_text, p_text, ratio_text, verdict_words};
 use super::numbers::{level, sig};
 use super::table::{cell_title, csv, csv_num as num, json_word, md, subtitle, Table};
 use std::fmt::Write as _;
+use tickbook_analysis::format::Alternatives;
 use tickbook_analysis::report::compare::series::{ReferenceChoice, RelativeSpeed, SeriesGroup};
 use tickbook_analysis::report::compare::{ItemComparison, PairComparison, Verdict};
 use tickbook_analysis::report::SeriesComparisonReport;
@@ -59,7 +60,11 @@ fn rows(g: &SeriesGroup, only_different: bool) -> Vec<(usize, Option<&PairCompar
 
 fn group_line(g: &SeriesGroup) -> String {
     format!(
-        "{} · reference {} ({}) · {} of {} series different",
+        "{}{} · reference {} ({}) · {} of {} series different",
+        g.group
+            .as_deref()
+            .map(|n| format!("{n} · "))
+            .unwrap_or_default(),
         g.unit,
         g.series.first().map(String::as_str).unwrap_or("—"),
         match g.reference {
@@ -156,14 +161,37 @@ pub(crate) fn render(r: &SeriesComparisonReport, only_different: bool) -> String
             let _ = writeln!(out, "     {line}");
         }
     }
+    if let Some(line) = scope_line(r) {
+        let _ = writeln!(out, "   {line}");
+    }
     if !r.alone.is_empty() {
-        let _ = writeln!(
-            out,
-            "   Alone in their unit, not compared: {}",
-            r.alone.join(", ")
-        );
+        let _ = writeln!(out, "   {}: {}", alone_words(r), r.alone.join(", "));
     }
     out
+}
+
+/// Which series were compared, for a file whose tool holds its benchmarks
+/// unrelated (the page's note above the tables).
+fn scope_line(r: &SeriesComparisonReport) -> Option<String> {
+    if r.alternatives != Alternatives::Groups {
+        return None;
+    }
+    Some(if r.by_group {
+        format!(
+            "Only the series of one benchmark (its configurations, parameters or group) are compared with each other ({} such groups): the file's tool holds its benchmarks unrelated; --every-series compares them all.",
+            r.groups.len()
+        )
+    } else {
+        "Every series of a unit is compared, although the file's tool holds its benchmarks unrelated.".to_string()
+    })
+}
+
+fn alone_words(r: &SeriesComparisonReport) -> &'static str {
+    if r.by_group {
+        "Not compared (no other series of their benchmark and unit)"
+    } else {
+        "Alone in their unit, not compared"
+    }
 }
 
 pub(crate) fn render_markdown(r: &SeriesComparisonReport, only_different: bool) -> String {

@@ -32,18 +32,27 @@ export class FileList {
     const i = report?.info ?? {};
     const status = report == null ? 'pending' : report.ok ? 'ok' : 'error';
     tr.dataset.status = status;
-    const cell = (field, value, extra) => h('td', { dataset: { field }, ...extra }, value ?? h('span', { class: 'muted' }, '—'));
+    const none = () => h('span', { class: 'muted' }, '—');
+    // The machine in one column (host, then CPU and system below it), so
+    // that the table fits a 1024 px window: a run's kernel, or what an
+    // imported file's tool says of the system.
+    const system = i.kernel ?? i.platform;
+    const machine = [
+      i.host ? h('span', { dataset: { field: 'host' } }, i.host) : null,
+      i.cpu ? h('span', { class: 'sub', dataset: { field: 'cpu' } }, i.cpu) : null,
+      system ? h('span', { class: 'sub', dataset: { field: 'system' } }, system) : null,
+    ].filter(Boolean);
+    // An ISO time may break after its date.
+    const [day, time] = (i.started_at ?? '').split(/(?<=\d)(?=T)/);
     clear(tr).append(
       h('th', { scope: 'row', dataset: { field: 'file' } },
         anchor ? h('a', { href: `#${anchor}` }, name) : name,
-        report?.kind ? h('span', { class: 'sub' }, report.kind === 'run' ? 'run file' : `${report.kind} file`) : null,
+        report?.kind ? h('span', { class: 'sub' }, report.kind === 'run' ? 'run file' : `${report.kind} file`,
+          report.kind === 'run' && i.suites?.length ? [': ', h('span', { dataset: { field: 'suites' } }, i.suites.join(', '))] : null) : null,
         // Where an imported file came from (pyperf, JMH, …: docs/importers.md).
         i.source ? h('span', { class: 'sub', dataset: { field: 'source' }, 'data-testid': 'file-source' }, `from ${i.source}`) : null),
-      cell('host', i.host),
-      cell('cpu', i.cpu, { class: 'wrap' }),
-      cell('kernel', i.kernel, { class: 'wrap' }),
-      cell('date', i.started_at ? h('time', { datetime: i.started_at }, i.started_at) : null),
-      cell('suites', i.suites?.length ? i.suites.join(', ') : null),
+      h('td', { class: 'machine' }, machine.length ? machine : none()),
+      h('td', { dataset: { field: 'date' } }, i.started_at ? h('time', { datetime: i.started_at }, day, time ? [h('wbr'), time] : null) : none()),
       h('td', { dataset: { field: 'status' } }, statusBadge(status, i.status),
         report && !report.ok ? h('span', { class: 'sub error-text' }, report.error?.message) : null),
       h('td', { dataset: { field: 'warnings', count: report?.warnings?.length ?? 0 }, class: 'wrap' },

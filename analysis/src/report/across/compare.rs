@@ -31,6 +31,9 @@ pub struct CompareParams {
     /// With `series`: the reference series, by name; else each unit's
     /// lowest.
     pub reference: Option<String>,
+    /// With `series`: every series with the others of its unit, also where
+    /// the file says they are unrelated (`--every-series`).
+    pub every: bool,
 }
 
 impl Default for CompareParams {
@@ -42,6 +45,7 @@ impl Default for CompareParams {
             pooled: true,
             series: false,
             reference: None,
+            every: false,
         }
     }
 }
@@ -76,7 +80,7 @@ impl Across for Compare {
                     files.len()
                 ));
             };
-            let r = compare_series_kept(file, p.reference.as_deref(), opts, p.warm_ups)?;
+            let r = compare_series_kept(file, p.reference.as_deref(), opts, p.warm_ups, p.every)?;
             return Ok(CompareReport::Series(r));
         }
         let settings = CompareSettings {

@@ -11,8 +11,16 @@
 //!
 //! The reference: the series named by the caller in its group, else the
 //! series with the lowest estimate (hyperfine's fastest command).
+//!
+//! Which series are compared: a file whose series are alternatives only
+//! within groups (`alternatives: groups`: one Go benchmark under several
+//! configurations, a JMH method's parameter scan, a Criterion group) is
+//! grouped by group and unit, and its ungrouped series are left alone —
+//! unless the caller asks for every series (`every`) or names a reference,
+//! which compares every series of the reference's unit with it.
 
 use super::{compare_suite, compared_file, items_of, point, ComparedFile, PairComparison};
+use crate::format::Alternatives;
 use crate::read::{read_document_within, Document};
 use crate::report::Options;
 use crate::stats::compare::Est;
@@ -31,8 +39,13 @@ pub struct SeriesComparisonReport {
     pub reference_asked: Option<String>,
     /// Groups of two or more series of one unit, in first-seen order.
     pub groups: Vec<SeriesGroup>,
-    /// Series alone in their unit, not compared.
+    /// Series alone in their unit (or group), not compared.
     pub alone: Vec<String>,
+    /// Which series the file holds for alternatives of one another.
+    pub alternatives: Alternatives,
+    /// Whether the series were grouped by the file's groups (else by unit
+    /// alone).
+    pub by_group: bool,
     /// Whether warm-up series were compared; how many were left out.
     pub warm_ups: bool,
     pub warm_ups_left_out: usize,
@@ -51,6 +64,8 @@ pub enum ReferenceChoice {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SeriesGroup {
+    /// The file's group the series share, when grouped by group.
+    pub group: Option<String>,
     pub unit: String,
     pub unit_ns: Option<f64>,
     pub unit_bytes: Option<f64>,
@@ -97,9 +112,10 @@ pub fn compare_series_bytes(
     reference: Option<&str>,
     opts: &Options,
     warm_ups: bool,
+    every: bool,
 ) -> Result<SeriesComparisonReport, String> {
     let doc = read_document_within(name, bytes, &opts.limits).map_err(|e| e.to_string());
-    compare_series(name, &doc, reference, opts, warm_ups)
+    compare_series(name, &doc, reference, opts, warm_ups, every)
 }
 
 /// Compare the series of a read document; an error when it has no series
@@ -110,14 +126,23 @@ pub fn compare_series(
     reference: Option<&str>,
     opts: &Options,
     warm_ups: bool,
+    every: bool,
 ) -> Result<SeriesComparisonReport, String> {
     let file = compared_file(name, doc);
     let d: &Document = doc.as_ref().map_err(Clone::clone)?.borrow();
-    if !matches!(d, Document::Samples(_)) {
+    let Document::Samples(samples) = d else {
         return Err(format!(
             "{name}: a tickbook run file has no series to compare with each other; series are in samples files and imported results"
         ));
-    }
+    };
+    let by_group = !every && reference.is_none() && samples.alternatives == Alternatives::Groups;
+    let group_of = |key: &str| -> Option<String> {
+        samples
+            .series
+            .iter()
+            .find(|s| s.name == key)
+            .and_then(|s| s.group.clone())
+    };
     let mut items = items_of(d, Samples::NAME);
     let all: Vec<String> = items.iter().map(|it| it.key.clone()).collect();
     if let Some(r) = reference {
@@ -134,17 +159,32 @@ pub fn compare_series(
     let before = items.len();
     items.retain(|it| warm_ups || !it.warm_up || Some(it.key.as_str()) == reference);
     let warm_ups_left_out = before - items.len();
-    // Groups of one unit, in first-seen order.
-    let mut by_unit: Vec<(String, Vec<Item>)> = Vec::new();
+    // Groups of one unit (and group), in first-seen order; a series
+    // without a group, when grouped, is alone.
+    let mut by_unit: Vec<(Option<String>, String, Vec<Item>)> = Vec::new();
+    let mut alone = Vec::new();
     for it in items {
-        match by_unit.iter_mut().find(|(u, _)| *u == it.unit) {
-            Some((_, g)) => g.push(it),
-            None => by_unit.push((it.unit.clone(), vec![it])),
+        let group = if by_group {
+            match group_of(&it.key) {
+                Some(g) => Some(g),
+                None => {
+                    alone.push(it.key);
+                    continue;
+                }
+            }
+        } else {
+            None
+        };
+        match by_unit
+            .iter_mut()
+            .find(|(g, u, _)| *u == it.unit && *g == group)
+        {
+            Some((_, _, m)) => m.push(it),
+            None => by_unit.push((group, it.unit.clone(), vec![it])),
         }
     }
     let mut groups = Vec::new();
-    let mut alone = Vec::new();
-    for (unit, mut members) in by_unit {
+    for (group_name, unit, mut members) in by_unit {
         if members.len() < 2 {
             alone.extend(members.into_iter().map(|it| it.key));
             continue;
@@ -154,6 +194,7 @@ pub fn compare_series(
         let first = members.remove(r);
         members.insert(0, first);
         groups.push(group(
+            group_name,
             unit,
             members,
             if named.is_some() {
@@ -170,6 +211,8 @@ pub fn compare_series(
         reference_asked: reference.map(str::to_string),
         groups,
         alone,
+        alternatives: samples.alternatives,
+        by_group,
         warm_ups,
         warm_ups_left_out,
         options: *opts,
@@ -188,7 +231,13 @@ fn lowest(members: &[Item]) -> usize {
 }
 
 /// One group, the reference first: each series a side of its own.
-fn group(unit: String, members: Vec<Item>, choice: ReferenceChoice, o: &Options) -> SeriesGroup {
+fn group(
+    group: Option<String>,
+    unit: String,
+    members: Vec<Item>,
+    choice: ReferenceChoice,
+    o: &Options,
+) -> SeriesGroup {
     let series: Vec<String> = members.iter().map(|it| it.key.clone()).collect();
     let warm_up: Vec<bool> = members.iter().map(|it| it.warm_up).collect();
     let relative_speed: Vec<Option<RelativeSpeed>> = members[1..]
@@ -216,6 +265,7 @@ fn group(unit: String, members: Vec<Item>, choice: ReferenceChoice, o: &Options)
         None => (Vec::new(), Vec::new()),
     };
     SeriesGroup {
+        group,
         unit_ns: ns_per_unit(&unit),
         unit_bytes: bytes_per_unit(&unit),
         quantity: quantity(&unit),
@@ -292,6 +342,39 @@ mod tests {
     }
 
     #[test]
+    fn a_file_of_groups_compares_within_its_groups_and_everything_on_request() {
+        let ex = |base: f64| serde_json::json!(runs(base, 8, 0));
+        let f = serde_json::to_vec(&serde_json::json!({
+            "format": "tickbook", "format_version": "1.0", "kind": "samples",
+            "alternatives": "groups",
+            "series": [
+                {"name": "A (old)", "unit": "ns", "executions": ex(100.0), "group": "A"},
+                {"name": "B", "unit": "ns", "executions": ex(5.0)},
+                {"name": "A (new)", "unit": "ns", "executions": ex(80.0), "group": "A"},
+                {"name": "C", "unit": "ns", "executions": ex(7.0), "group": "C"},
+            ],
+        }))
+        .unwrap();
+        let o = Options::default();
+        let r = compare_series_bytes("f", &f, None, &o, false, false).unwrap();
+        assert!(r.by_group && r.alternatives == Alternatives::Groups);
+        assert_eq!(r.groups.len(), 1);
+        assert_eq!(r.groups[0].group.as_deref(), Some("A"));
+        assert_eq!(r.groups[0].series, ["A (new)", "A (old)"]);
+        assert_eq!(r.alone, ["B", "C"]);
+        // On request: every series of the unit, against the fastest.
+        let r = compare_series_bytes("f", &f, None, &o, false, true).unwrap();
+        assert!(!r.by_group && r.alone.is_empty());
+        assert_eq!(r.groups[0].group, None);
+        assert_eq!(r.groups[0].series, ["B", "A (old)", "A (new)", "C"]);
+        // A named reference: every series of its unit against it.
+        let r = compare_series_bytes("f", &f, Some("C"), &o, false, false).unwrap();
+        assert!(!r.by_group);
+        assert_eq!(r.groups[0].series[0], "C");
+        assert_eq!(r.groups[0].series.len(), 4);
+    }
+
+    #[test]
     fn each_series_is_compared_with_the_fastest_as_two_files_would_be() {
         let slow = runs(2.0, 20, 3);
         let fast = runs(1.0, 20, 0);
@@ -304,7 +387,7 @@ mod tests {
             ("slow [max RSS]", "bytes", mem),
         ]);
         let o = Options::default();
-        let r = compare_series_bytes("f", &f, None, &o, false).unwrap();
+        let r = compare_series_bytes("f", &f, None, &o, false, false).unwrap();
         assert_eq!(r.groups.len(), 1);
         assert_eq!(r.alone, ["slow [max RSS]"]);
         let g = &r.groups[0];
@@ -337,15 +420,15 @@ mod tests {
         let e = ms / mf * ((ss.unwrap() / ms).powi(2) + (sf.unwrap() / mf).powi(2)).sqrt();
         assert!((rs.error.unwrap() - e).abs() < 1e-12);
         // A named reference.
-        let r = compare_series_bytes("f", &f, Some("same"), &o, false).unwrap();
+        let r = compare_series_bytes("f", &f, Some("same"), &o, false, false).unwrap();
         let g = &r.groups[0];
         assert_eq!(g.series, ["same", "slow", "fast"]);
         assert_eq!(g.reference, ReferenceChoice::Named);
         assert_eq!(g.against_reference[0].verdict, Verdict::Same);
         assert_eq!(g.against_reference[1].lower, Some(2));
         // An unknown name lists the series; a run file has none.
-        let e = compare_series_bytes("f", &f, Some("nope"), &o, false).unwrap_err();
+        let e = compare_series_bytes("f", &f, Some("nope"), &o, false, false).unwrap_err();
         assert!(e.contains("\"nope\"") && e.contains("\"fast\""), "{e}");
-        assert!(compare_series_bytes("g", b"{", None, &o, false).is_err());
+        assert!(compare_series_bytes("g", b"{", None, &o, false, false).is_err());
     }
 }

@@ -273,7 +273,7 @@ function fmtSpeed(s) {
 export function seriesCell(report, ctx) {
   const threshold = report.options?.threshold ?? ctx.threshold;
   const conf = report.options?.bootstrap?.confidence ?? report.options?.confidence;
-  const names = report.groups.flatMap((g) => g.series);
+  const names = [...report.groups.flatMap((g) => g.series), ...report.alone];
   const select = h('select', {
     'data-testid': 'series-reference', 'aria-label': 'Reference series',
     onchange: (e) => ctx.setReference(e.target.value || null),
@@ -296,16 +296,44 @@ export function seriesCell(report, ctx) {
     ' ', warmUpsToggle(report.warm_ups, ctx.setWarmUps ?? (() => {})),
     ctx.back ? [' ', h('button', { type: 'button', 'data-testid': 'series-back', onclick: () => ctx.back() }, 'Compare the files instead')] : null),
   );
+  section.dataset.byGroup = String(report.by_group);
+  if (report.alternatives === 'groups') section.append(scopeNote(report, ctx));
   if (report.warm_ups_left_out) {
     section.append(h('p', { class: 'muted', 'data-testid': 'compare-warm-ups', dataset: { value: report.warm_ups_left_out } },
       `${fmtCount(report.warm_ups_left_out)} warm-up series left out.`));
   }
   for (const g of report.groups) section.append(seriesGroup(g));
   if (report.alone.length) {
-    section.append(h('p', { class: 'muted' }, `Alone in their unit, not compared: ${report.alone.join(', ')}.`));
+    const what = report.by_group ? 'Not compared (no other series of their benchmark and unit)' : 'Alone in their unit, not compared';
+    section.append(h('p', { class: 'muted', 'data-testid': 'series-alone', dataset: { count: report.alone.length } },
+      `${what}: ${report.alone.join(', ')}.`));
   }
   section.dataset.built = 'true';
   return section;
+}
+
+/**
+ * Which series were compared: a file of unrelated benchmarks (its tool never
+ * compares them) compares only one benchmark's configurations or parameters,
+ * with a button to compare every series anyway, and back.
+ */
+function scopeNote(report, ctx) {
+  const setEvery = ctx.setEvery ?? (() => {});
+  if (!report.by_group) {
+    return h('p', { class: 'muted', 'data-testid': 'series-scope', dataset: { scope: 'every' } },
+      report.reference_asked != null
+        ? 'Every series of the reference\u2019s unit is compared with it, although the file\u2019s tool holds its benchmarks unrelated. '
+        : 'Every series is compared with the others of its unit, although the file\u2019s tool holds its benchmarks unrelated. ',
+      h('button', { type: 'button', class: 'button small', 'data-testid': 'series-every', onclick: () => setEvery(false) },
+        'Compare only within each benchmark'));
+  }
+  const compared = report.groups.reduce((n, g) => n + g.series.length, 0);
+  return h('p', { class: 'muted', 'data-testid': 'series-scope', dataset: { scope: 'groups', compared } },
+    report.groups.length
+      ? `Only the series of one benchmark (its configurations, parameters or group) are compared with each other: ${fmtCount(report.groups.length)} such groups. The file\u2019s tool holds its other benchmarks unrelated. `
+      : `The ${fmtCount(report.alone.length)} series are separate benchmarks, which the file\u2019s tool never compares with each other: none is compared here. `,
+    h('button', { type: 'button', class: 'button small', 'data-testid': 'series-every', onclick: () => setEvery(true) },
+      'Compare every series with the others of its unit'));
 }
 
 function seriesGroup(g) {
@@ -333,8 +361,8 @@ function seriesGroup(g) {
   });
   const summary = [`'${g.series[0]}' ran`, ...g.relative_speed.map((sp, k) => sp
     ? `    ${fmtSpeed(sp)} times ${sp.reference_lower ? 'faster' : 'slower'} than '${g.series[k + 1]}'` : null).filter(Boolean)];
-  return h('div', { class: 'compare-suite', 'data-testid': 'series-group', dataset: { unit: g.unit, different: g.different } },
-    h('h3', {}, `${g.unit}: `, h('span', { class: 'muted' }, `reference ${g.series[0]} (${g.reference === 'named' ? 'named' : 'the lowest'})`)),
+  return h('div', { class: 'compare-suite', 'data-testid': 'series-group', dataset: { unit: g.unit, group: g.group ?? '', different: g.different } },
+    h('h3', {}, g.group ? `${g.group} · ` : '', `${g.unit}: `, h('span', { class: 'muted' }, `reference ${g.series[0]} (${g.reference === 'named' ? 'named' : 'the lowest'})`)),
     h('p', { class: 'summary-line' }, h('strong', {}, fmtCount(g.different)), ` of ${fmtCount(g.series.length - 1)} series differ from the reference.`),
     h('div', { class: 'table-wrap' }, h('table', { class: 'data compare-table' },
       h('caption', { class: 'sr-only' }, `${g.unit}: each series against ${g.series[0]}`),

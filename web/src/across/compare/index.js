@@ -10,7 +10,7 @@ const MAX_TEXT = 200;
 
 /**
  * What a link keeps of the cell's view, under its key `c` (app/state.js):
- * {pool, warm, ref, only}. `restore` takes the link's object (untrusted:
+ * {pool, warm, ref, only, all}. `restore` takes the link's object (untrusted:
  * only fields of the right type are kept), `save` gives it.
  */
 export const link = {
@@ -23,7 +23,7 @@ export const link = {
     const reference = typeof o.ref === 'string' && o.ref.length <= MAX_TEXT ? o.ref : null;
     // (update adds `seriesKey`: with several files, the one whose series
     // are shown, not kept in links.)
-    return { pool: o.pool === true, warmUps: o.warm === true, reference, only: new Set(only) };
+    return { pool: o.pool === true, warmUps: o.warm === true, reference, only: new Set(only), every: o.all === true };
   },
   save(view) {
     const c = {};
@@ -31,6 +31,7 @@ export const link = {
     if (view.warmUps) c.warm = true;
     if (typeof view.reference === 'string') c.ref = view.reference;
     if (view.only.size) c.only = [...view.only].sort();
+    if (view.every) c.all = true;
     return c;
   },
 };
@@ -97,13 +98,19 @@ function seriesFile(ctx) {
   return f && (f.report.info?.suites ?? []).includes(ctx.needs.series) ? f : null;
 }
 
-/** One file's series compared with each other, or null when no two share a unit. */
+/**
+ * One file's series compared with each other, or null when no two share a
+ * unit. A file of unrelated benchmarks (report.by_group with no group of
+ * two) gets a short cell offering to compare them anyway.
+ */
 async function seriesOf(f, ctx) {
   const view = ctx.view;
-  const report = await ctx.ask([f.key], { series: true, reference: view.reference, warm_ups: view.warmUps });
-  if (!report.groups.length) return null;
+  const report = await ctx.ask([f.key], { series: true, reference: view.reference, warm_ups: view.warmUps, every: view.every === true });
+  if (!report.groups.length && !(report.by_group && report.alone.length >= 2)) return null;
   return seriesCell(report, {
     threshold: ctx.options.threshold,
+    every: view.every === true,
+    setEvery: (on) => { view.every = on; if (!on) view.reference = null; ctx.again(); },
     setReference: (name) => { view.reference = name; ctx.again(); },
     setWarmUps: (on) => { view.warmUps = on; ctx.again(); },
     back: ctx.files.length > 1 ? () => { view.seriesKey = null; ctx.again(); } : null,
