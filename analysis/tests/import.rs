@@ -1522,3 +1522,61 @@ fn perf_stat_output_is_told_from_every_other_fixture() {
         "{perf} perf files, {other} others"
     );
 }
+
+fn refusal(name: &str, text: &str) -> String {
+    match read_document(name, text.as_bytes()) {
+        Ok(_) => panic!("{name} was read"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_file_no_reader_takes_names_the_format_it_most_looks_like_and_what_failed_there() {
+    // Google Benchmark's benchmarks without its context.
+    let m = refusal(
+        "h.json",
+        r#"{"benchmarks":[{"name":"x","real_time":3,"cpu_time":3,"time_unit":"ns"}]}"#,
+    );
+    assert!(
+        m.contains("closest to Google Benchmark JSON")
+            && m.contains("\"real_time\"")
+            && m.contains("missing \"context\""),
+        "{m}"
+    );
+    assert!(
+        !m.contains("tried pyperf"),
+        "one format, not the whole list: {m}"
+    );
+    // JMH's objects without their metric.
+    let m = refusal("f.json", r#"[{"benchmark":"a.b","mode":"avgt"}]"#);
+    assert!(
+        m.contains("closest to JMH JSON") && m.contains("missing \"primaryMetric\""),
+        "{m}"
+    );
+    // pytest-benchmark saved without its rounds: its own advice.
+    let m = refusal(
+        "i.json",
+        r#"{"benchmarks":[{"name":"x","fullname":"t::x","stats":{"mean":1}}]}"#,
+    );
+    assert!(
+        m.contains("closest to pytest-benchmark JSON") && m.contains("--benchmark-save-data"),
+        "{m}"
+    );
+    // Nothing close: every format tried, and none named closest.
+    let m = refusal("c.json", r#"{"foo":1,"benchmarks":[]}"#);
+    assert!(
+        !m.contains("closest") && m.contains("tried pyperf JSON"),
+        "{m}"
+    );
+    // Text: Go's configuration lines with no result line that reads.
+    let m = refusal(
+        "k.txt",
+        "goos: linux\ngoarch: amd64\nBenchmarkFoo 100 abc ns/op\n",
+    );
+    assert!(
+        m.contains("It is closest to Go test -bench text (no result line"),
+        "{m}"
+    );
+    let m = refusal("d.txt", "hello\nworld\n");
+    assert!(!m.contains("closest"), "{m}");
+}

@@ -137,15 +137,19 @@ test('every analysis option round-trips through a link; refused values fall back
   const views = new Map();
   restoreViews(views, ['f1'], { v: [{ traceWorkload: 'compress', traceMetric: '<img src=x>' }] });
   assert.deepEqual(views.get('f1'), { traceWorkload: 'compress', traceMetric: '<img src=x>' }, 'text is kept as text (the cell matches it against the report)');
-  assert.deepEqual(restoreCompare({ c: { pool: true, only: ['samples', 3, 'ops'] } }), { pool: true, warmUps: false, reference: null, only: new Set(['samples', 'ops']) });
-  assert.deepEqual(restoreCompare({ c: { pool: 'yes', warm: 'yes', ref: 3 } }), { pool: false, warmUps: false, reference: null, only: new Set() });
-  assert.deepEqual(restoreCompare({ c: { warm: true, ref: 'sleep 0.01' } }), { pool: false, warmUps: true, reference: 'sleep 0.01', only: new Set() });
+  assert.deepEqual(restoreCompare({ c: { pool: true, only: ['samples', 3, 'ops'] } }), { pool: true, warmUps: false, reference: null, only: new Set(['samples', 'ops']), every: false });
+  assert.deepEqual(restoreCompare({ c: { pool: 'yes', warm: 'yes', ref: 3, all: 'yes' } }), { pool: false, warmUps: false, reference: null, only: new Set(), every: false });
+  assert.deepEqual(restoreCompare({ c: { warm: true, ref: 'sleep 0.01' } }), { pool: false, warmUps: true, reference: 'sleep 0.01', only: new Set(), every: false });
   const s = currentState({ options: defaults, views: [], compare: { pool: true, only: new Set(['samples']) } });
   assert.deepEqual(s, { c: { pool: true, only: ['samples'] } });
   // The warm-up toggle and a series reference round-trip.
   const w = currentState({ options: defaults, views: [], compare: { warmUps: true, reference: 'sleep 0.01', only: new Set() } });
   assert.deepEqual(w, { c: { warm: true, ref: 'sleep 0.01' } });
-  assert.deepEqual(restoreCompare(w), { pool: false, warmUps: true, reference: 'sleep 0.01', only: new Set() });
+  assert.deepEqual(restoreCompare(w), { pool: false, warmUps: true, reference: 'sleep 0.01', only: new Set(), every: false });
+  // Every series compared, asked for on a file of unrelated benchmarks.
+  const e = currentState({ options: defaults, views: [], compare: { every: true, only: new Set() } });
+  assert.deepEqual(e, { c: { all: true } });
+  assert.equal(restoreCompare(e).every, true);
 });
 
 /** Wait until every file's cells were rendered with options containing `text`. */

@@ -50,6 +50,10 @@ impl Importer for LoneFile {
         }
     }
 
+    fn marks(&self) -> &'static [&'static str] {
+        &["iters", "times", "sampling_mode", "mean", "median", "median_abs_dev", "slope", "std_dev"]
+    }
+
     fn recognises_document(&self, v: &Value) -> bool {
         is_sample(v)
             || ["mean", "Mean"]

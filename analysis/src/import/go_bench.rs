@@ -85,6 +85,10 @@ impl Importer for GoBench {
     }
 
     /// The text holds a Go benchmark result line.
+    fn marks(&self) -> &'static [&'static str] {
+        &["Benchmark", "ns/op", "goos:", "goarch:", "pkg:", "B/op", "allocs/op"]
+    }
+
     fn recognises_bytes(&self, bytes: &[u8]) -> bool {
         let text = String::from_utf8_lossy(bytes);
         text.lines()

@@ -88,6 +88,10 @@ impl Importer for GoogleBenchmark {
         }
     }
 
+    fn marks(&self) -> &'static [&'static str] {
+        &["benchmarks", "context", "run_name", "run_type", "real_time", "cpu_time", "time_unit"]
+    }
+
     fn recognises_document(&self, v: &Value) -> bool {
         v.is_object() && v.get("benchmarks").is_some() && v.get("context").is_some()
     }

@@ -38,6 +38,10 @@ impl Importer for Hyperfine {
         }
     }
 
+    fn marks(&self) -> &'static [&'static str] {
+        &["results", "command", "times", "mean", "stddev", "exit_codes"]
+    }
+
     fn recognises_document(&self, v: &Value) -> bool {
         v.is_object() && v.get("results").is_some()
     }

@@ -29,6 +29,10 @@ impl Importer for Jmh {
         }
     }
 
+    fn marks(&self) -> &'static [&'static str] {
+        &["jmhVersion", "benchmark", "mode", "primaryMetric", "secondaryMetrics", "params"]
+    }
+
     fn recognises_document(&self, v: &Value) -> bool {
         let Some(first) = v.as_array().and_then(|a| a.first()).and_then(Value::as_object) else {
             return false;

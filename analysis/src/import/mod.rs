@@ -77,6 +77,15 @@ pub trait Importer: Sync {
         false
     }
 
+    /// The keys a document in this format has (at its top, in its first
+    /// element, or in the first element of an array under its top), or for
+    /// a text format strings its files hold: the format a file tickbook
+    /// does not read has most of is named in the message, with what failed
+    /// there ([`closest_document`], `text::not_recognised`).
+    fn marks(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Whether bytes that are not one JSON document (a stream of JSON
     /// lines, text) are in this format.
     fn recognises_bytes(&self, _bytes: &[u8]) -> bool {
@@ -156,6 +165,79 @@ pub fn tried() -> String {
             .join(", ")
     };
     format!("{}; as text: {}", list(false), list(true))
+}
+
+/// For a JSON document no importer recognises: the format it has most
+/// marks of (two or more, or one that is all that format has), and the
+/// first thing that failed when read as that format — its reader's error,
+/// or the marks it lacks. `None` when nothing is close.
+pub fn closest_document(file: &str, v: &Value) -> Option<String> {
+    let mut objects: Vec<&Map<String, Value>> = Vec::new();
+    match v {
+        Value::Object(o) => {
+            objects.push(o);
+            objects.extend(o.values().filter_map(|x| {
+                x.as_array()
+                    .and_then(|a| a.first())
+                    .and_then(Value::as_object)
+            }));
+        }
+        Value::Array(a) => objects.extend(a.first().and_then(Value::as_object)),
+        _ => return None,
+    }
+    let keys: Vec<&str> = objects
+        .iter()
+        .flat_map(|o| o.keys().map(String::as_str))
+        .collect();
+    let (importer, have) = IMPORTERS
+        .iter()
+        .filter(|i| i.about().shape == Shape::Document)
+        .map(|i| {
+            let have: Vec<&str> = i
+                .marks()
+                .iter()
+                .copied()
+                .filter(|m| keys.contains(m))
+                .collect();
+            (*i, have)
+        })
+        .filter(|(i, have)| have.len() >= 2.min(i.marks().len()) && !have.is_empty())
+        // The first of equals, in the registry's order.
+        .fold(
+            None,
+            |best: Option<(&dyn Importer, Vec<&str>)>, x| match best {
+                Some(b) if b.1.len() >= x.1.len() => Some(b),
+                _ => Some(x),
+            },
+        )?;
+    let about = importer.about();
+    let quoted = |ks: &[&str]| {
+        ks.iter()
+            .map(|k| format!("\"{k}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let missing: Vec<&str> = importer
+        .marks()
+        .iter()
+        .copied()
+        .filter(|m| !have.contains(m))
+        .collect();
+    let failed = match importer.read_document(&checker(importer, file), v) {
+        Err(e) => format!(
+            "read as one: {}{}",
+            e.path.map(|p| format!("at {p}: ")).unwrap_or_default(),
+            e.message
+                .strip_prefix(&format!("{}: ", about.label))
+                .unwrap_or(&e.message)
+        ),
+        Ok(_) => format!("it lacks {}, which such files have", quoted(&missing)),
+    };
+    Some(format!(
+        "it is closest to {} (it has {}): {failed}",
+        about.label,
+        quoted(&have)
+    ))
 }
 
 /// The checker of a file in the format: every message starts with its label.

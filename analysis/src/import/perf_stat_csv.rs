@@ -25,6 +25,10 @@ impl Importer for PerfStatCsv {
 
     /// The first data line is a `perf stat -x,` row (or one of the kinds
     /// of rows it refuses with a reason).
+    fn marks(&self) -> &'static [&'static str] {
+        &[",task-clock,", ",context-switches,", ",page-faults,", ",cycles,", ",instructions,", "msec,"]
+    }
+
     fn recognises_bytes(&self, bytes: &[u8]) -> bool {
         let text = String::from_utf8_lossy(bytes);
         let Some((_, line)) = data_lines(&text).next() else {

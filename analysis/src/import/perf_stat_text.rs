@@ -59,6 +59,10 @@ impl Importer for PerfStatText {
         }
     }
 
+    fn marks(&self) -> &'static [&'static str] {
+        &["Performance counter stats for", "seconds time elapsed", "task-clock", "context-switches", "page-faults", "cycles", "instructions"]
+    }
+
     fn recognises_bytes(&self, bytes: &[u8]) -> bool {
         String::from_utf8_lossy(bytes)
             .lines()

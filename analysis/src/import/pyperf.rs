@@ -30,6 +30,10 @@ impl Importer for Pyperf {
 
     /// pytest-benchmark writes "benchmarks" and "version" too, and Google
     /// Benchmark may write "metadata": their files are theirs.
+    fn marks(&self) -> &'static [&'static str] {
+        &["benchmarks", "version", "metadata", "runs"]
+    }
+
     fn recognises_document(&self, v: &Value) -> bool {
         let has = |k: &str| v.get(k).is_some();
         v.is_object()

@@ -35,6 +35,10 @@ impl Importer for PytestBenchmark {
     }
 
     /// A file with Google Benchmark's "context" is Google Benchmark's.
+    fn marks(&self) -> &'static [&'static str] {
+        &["benchmarks", "machine_info", "commit_info", "datetime", "fullname", "stats"]
+    }
+
     fn recognises_document(&self, v: &Value) -> bool {
         let has = |k: &str| v.get(k).is_some();
         v.is_object() && has("benchmarks") && (has("machine_info") || has("commit_info")) && !has("context")

@@ -3,7 +3,7 @@
 //! what a file none of the readers accepts is told: every format tried,
 //! each with why it was not it.
 
-use super::{checker, detect_bytes, sniff, Imported, Shape, IMPORTERS};
+use super::{checker, detect_bytes, sniff, Imported, Importer, Shape, IMPORTERS};
 use crate::error::ReadError;
 
 /// Read bytes that are not a JSON document with the first format that
@@ -94,10 +94,32 @@ pub fn not_recognised(bytes: &[u8], e: ReadError) -> ReadError {
         Some(c) => c.clone(),
         None => format!("{first} is not an object with {keys}"),
     };
+    // A text format two or more of whose strings the file holds: the one
+    // with most is the format the file most looks like.
+    let text_closest = closest.is_none().then(|| {
+        IMPORTERS
+            .iter()
+            .filter(|i| i.about().shape == Shape::Text)
+            .map(|i| (*i, i.marks().iter().filter(|m| head.contains(*m)).count()))
+            .filter(|(_, n)| *n >= 2)
+            .fold(None, |best: Option<(&dyn Importer, usize)>, x| match best {
+                Some(b) if b.1 >= x.1 => Some(b),
+                _ => Some(x),
+            })
+            .map(|(i, _)| {
+                format!(
+                    "It is closest to {} ({}). ",
+                    i.about().label,
+                    i.why_not(bytes)
+                        .unwrap_or_else(|| "yet it reads none of it".into())
+                )
+            })
+    });
     let message = format!(
-        "{}; not a format tickbook reads. Tried: the JSON formats ({}): not one JSON \
+        "{}; not a format tickbook reads. {}Tried: the JSON formats ({}): not one JSON \
          document; the JSON streams ({}): {streams_why}; {}",
         e.message,
+        text_closest.flatten().unwrap_or_default(),
         documents.join(", "),
         streams.join(", "),
         texts.join("; "),

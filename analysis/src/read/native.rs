@@ -72,11 +72,17 @@ pub(super) fn read(cx: &Checker, value: &Value) -> Result<Document, ReadError> {
     let obj = value.as_object().ok_or_else(|| {
         cx.err(
             None,
-            format!(
-                "expected a JSON object at the top level, found {} (not a tickbook file; also tried {})",
-                type_name(value),
-                import::tried()
-            ),
+            match import::closest_document(cx.file, value) {
+                Some(closest) => format!(
+                    "expected a JSON object at the top level, found {} (not a tickbook file, nor a file tickbook imports: {closest})",
+                    type_name(value)
+                ),
+                None => format!(
+                    "expected a JSON object at the top level, found {} (not a tickbook file; also tried {})",
+                    type_name(value),
+                    import::tried()
+                ),
+            },
         )
     })?;
 
@@ -97,7 +103,10 @@ pub(super) fn read(cx: &Checker, value: &Value) -> Result<Document, ReadError> {
         None => {
             return Err(cx.err(
                 None,
-                format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?); not a file tickbook imports either: tried {}", import::tried()),
+                match import::closest_document(cx.file, value) {
+                    Some(closest) => format!("no \"format\" field: not a tickbook result file, nor a file tickbook imports: {closest}"),
+                    None => format!("no \"format\" field: expected \"format\": \"{FORMAT_TAG}\" (is this a tickbook result file?); not a file tickbook imports either: tried {}", import::tried()),
+                },
             ))
         }
     }
