@@ -136,12 +136,14 @@ fn unpaired_is_the_comparison_engines() {
                     .map(|x| vec![x.wall_ns])
                     .collect(),
                 metadata: serde_json::Value::Null,
+                group: None,
             })
             .collect(),
+        alternatives: Default::default(),
         warnings: vec![],
     };
     let bytes = serde_json::to_vec(&samples).unwrap();
-    let engine = compare_series_bytes("s.json", &bytes, None, &o, false).unwrap();
+    let engine = compare_series_bytes("s.json", &bytes, None, &o, false, false).unwrap();
     let g = &engine.groups[0];
     let reference = report.reference.unwrap();
     assert_eq!(g.series[0], report.commands[reference].name);
