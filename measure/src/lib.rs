@@ -39,7 +39,7 @@ use std::time::{Instant, SystemTime};
 pub use alloc::child::{run as alloc_child, AllocChildArgs};
 pub use commands::{run as run_commands, Order, RunArgs, RunOutcome};
 use serde_json::Value;
-use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
+use tickbook_analysis::format::{RunFile, Suite};
 use tickbook_analysis::suites::SuiteId;
 
 /// The function that measures a suite. The suites and their default order
@@ -247,23 +247,9 @@ pub fn run(args: CollectArgs) -> ExitCode {
         .clone()
         .unwrap_or_else(|| output::default_path(&host.hostname, started));
     let mut run = RunFile {
-        format: FORMAT_TAG.to_string(),
-        format_version: FORMAT_VERSION.to_string(),
-        kind: KIND_RUN.to_string(),
-        tool: Tool {
-            name: "tickbook".to_string(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-        },
-        started_at: timefmt::rfc3339(started),
-        ended_at: None,
-        status: "in_progress".to_string(),
-        command_line: std::env::args_os()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
-        host,
         campaign: args.campaign.clone(),
         environment: Some(environment.borrow().clone()),
-        suites: Vec::new(),
+        ..output::new_run(host, started)
     };
     // One collection per output file, and write before measuring anything:
     // an unwritable or busy destination should fail now, not after minutes

@@ -5,7 +5,31 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use tickbook_analysis::format::RunFile;
+use tickbook_analysis::format::{Host, RunFile, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
+
+/// A run file as it starts: this tickbook, the command line, the host, in
+/// progress, no suite yet (`collect` and `run` fill the rest).
+pub(crate) fn new_run(host: Host, started: SystemTime) -> RunFile {
+    RunFile {
+        format: FORMAT_TAG.to_string(),
+        format_version: FORMAT_VERSION.to_string(),
+        kind: KIND_RUN.to_string(),
+        tool: Tool {
+            name: "tickbook".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        started_at: crate::timefmt::rfc3339(started),
+        ended_at: None,
+        status: "in_progress".to_string(),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        host,
+        campaign: None,
+        environment: None,
+        suites: Vec::new(),
+    }
+}
 
 /// `results/<hostname>-<UTC time>.json`, with the host name made file-safe.
 pub fn default_path(hostname: &str, started: SystemTime) -> PathBuf {

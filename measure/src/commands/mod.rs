@@ -16,7 +16,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
-use tickbook_analysis::format::{RunFile, Suite, Tool, FORMAT_TAG, FORMAT_VERSION, KIND_RUN};
+use tickbook_analysis::format::{RunFile, Suite};
 use tickbook_analysis::options::Options;
 use tickbook_analysis::suites::commands::{
     commands_report, CommandSpec, Commands, CommandsData, RunRecord, ShellSpawn,
@@ -425,21 +425,6 @@ pub fn run(args: RunArgs) -> RunOutcome {
         "allowed_cpus": super::allowed_cpus().ok(),
     });
     let mut file = RunFile {
-        format: FORMAT_TAG.to_string(),
-        format_version: FORMAT_VERSION.to_string(),
-        kind: KIND_RUN.to_string(),
-        tool: Tool {
-            name: "tickbook".to_string(),
-            version: env!("CARGO_PKG_VERSION").to_string(),
-        },
-        started_at: timefmt::rfc3339(started),
-        ended_at: None,
-        status: "in_progress".to_string(),
-        command_line: std::env::args_os()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
-        host,
-        campaign: None,
         // The environment's samples judge a measuring thread; here the
         // timed work is in child processes, which they do not yet follow.
         environment: None,
@@ -453,6 +438,7 @@ pub fn run(args: RunArgs) -> RunOutcome {
             fallbacks,
             data: Value::Null,
         }],
+        ..output::new_run(host, started)
     };
     let mut data = CommandsData {
         commands: commands.clone(),
