@@ -134,7 +134,10 @@ def run_tickbook(binary, files, series):
         if found is None:
             return None, None, f"no series {s!r} in the report"
         out[s] = [{"index": c["index"], "kind": c.get("kind", "step"),
-                   "end": c.get("end", c["index"])} for c in found.get("change_points", [])]
+                   "end": c.get("end", c["index"]),
+                   "note": f"ratio {c.get('ratio', {}).get('estimate', float('nan')):.4f}, "
+                           f"p {c.get('p', float('nan')):.2g}, cause {c.get('cause')}"}
+                  for c in found.get("change_points", [])]
         extra[s] = {"disturbed": found.get("disturbed", []), "noise": found.get("noise")}
     return out, extra, None
 
@@ -170,7 +173,8 @@ def score_series(truths, detections, disturbed, is_aa):
             fa[kind] += 1
             label = f"false alarm ({kind})"
         where = str(d["index"]) if d["end"] == d["index"] else f"{d['index']}..{d['end']}"
-        labels.append(f"{where} {d['kind']}: {label}")
+        note = f" [{d['note']}]" if d.get("note") else ""
+        labels.append(f"{where} {d['kind']}: {label}{note}")
     return sum(hit), fa, len(truths) - sum(hit), labels
 
 
