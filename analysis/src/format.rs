@@ -16,7 +16,7 @@ pub const FORMAT_TAG: &str = "tickbook";
 /// The major version this build reads; files of another major are rejected by name.
 pub const FORMAT_MAJOR: u64 = 1;
 /// The version this build writes.
-pub const FORMAT_VERSION: &str = "1.2";
+pub const FORMAT_VERSION: &str = "1.3";
 
 /// `kind` of a file written by a collector run.
 pub const KIND_RUN: &str = "run";
@@ -49,7 +49,28 @@ pub struct RunFile {
     /// the run measured (added in 1.2); absent in older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<Environment>,
+    /// The source revision of the working directory the run was collected
+    /// in, when it is a git checkout (added in 1.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<Revision>,
     pub suites: Vec<Suite>,
+}
+
+/// Which version of the measured program a file is of: what orders a
+/// history of files (`report::across::history`). Every field is optional.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Revision {
+    /// The commit id (git's full hash, or whatever the tool recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The working tree had uncommitted changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dirty: Option<bool>,
+    /// When the commit was made (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
 }
 
 /// How fit the machine was to measure on: its configuration (checks made
@@ -342,6 +363,10 @@ pub struct SamplesFile {
     /// Free-form host description; optional for hand-written files.
     #[serde(default)]
     pub host: Option<Value>,
+    /// The source revision measured, when the tool recorded it (added in
+    /// 1.3; boxed: most files have none, and a document's size is this).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<Box<Revision>>,
     pub series: Vec<Series>,
     /// Which series are alternatives of one another, compared by default.
     #[serde(default, skip_serializing_if = "Alternatives::is_all")]

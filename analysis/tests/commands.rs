@@ -122,6 +122,7 @@ fn unpaired_is_the_comparison_engines() {
         source: None,
         description: None,
         host: None,
+        revision: None,
         series: d
             .commands
             .iter()

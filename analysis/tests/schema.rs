@@ -582,6 +582,12 @@ fn full_run() -> RunFile {
             }),
         }),
         environment: Some(full_environment()),
+        revision: Some(Revision {
+            commit: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            branch: Some("main".into()),
+            dirty: Some(true),
+            date: Some("2025-11-20T09:30:00+01:00".into()),
+        }),
         suites: vec![
             Suite {
                 suite: "clocks".into(),
@@ -854,6 +860,7 @@ fn full_run_validates() {
     // The full run really populates everything the types have.
     for key in [
         "ended_at",
+        "revision.dirty",
         "host.kernel",
         "host.hypervisor",
         "host.perf_event_paranoid",

@@ -201,6 +201,7 @@ pub fn measure(quick: bool, progress: &Function) -> Result<String, JsValue> {
         },
         campaign: None,
         environment: None,
+        revision: None,
         suites: vec![Section {
             suite: Browser::NAME.into(),
             status: "complete".into(),

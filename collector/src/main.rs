@@ -11,6 +11,7 @@
 mod analyze;
 mod campaign;
 mod doctor;
+mod history;
 mod load;
 mod report;
 mod serve;
@@ -37,6 +38,10 @@ enum Command {
     Collect(collect::CollectArgs),
     /// Analyze result files: a terminal table, or JSON with the page's numbers.
     Analyze(analyze::AnalyzeArgs),
+    /// Which commit changed what: one result per commit, in order, and each
+    /// benchmark's steps, drifts and disturbed commits; a CI gate with
+    /// --fail-if-regressed.
+    History(history::HistoryArgs),
     /// Time your own commands: each run its own process, in rounds of every
     /// command in a seeded random order; writes a result file.
     Run(collect::RunArgs),
@@ -62,6 +67,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Collect(args) => collect::run(args),
         Command::Analyze(args) => on_pool(|| analyze::run(args)),
+        Command::History(args) => on_pool(|| history::run(args)),
         Command::Run(args) => run_commands(args),
         Command::Serve(args) => serve::run(args),
         Command::Report(args) => on_pool(|| report::run(args)),

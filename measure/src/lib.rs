@@ -25,6 +25,7 @@ mod host;
 mod ops;
 mod output;
 mod progress;
+mod revision;
 mod scan;
 mod signals;
 mod timefmt;

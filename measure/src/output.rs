@@ -27,6 +27,7 @@ pub(crate) fn new_run(host: Host, started: SystemTime) -> RunFile {
         host,
         campaign: None,
         environment: None,
+        revision: crate::revision::current(),
         suites: Vec::new(),
     }
 }

@@ -418,6 +418,7 @@ pub(crate) fn samples_file(
         source: Some(source),
         description,
         host,
+        revision: None,
         series,
         alternatives: Alternatives::All,
         warnings: Vec::new(),

@@ -138,6 +138,22 @@ pub fn recognises(bytes: &[u8]) -> bool {
 /// perf's that differs between runs (the running time, the derived metric)
 /// becomes a list in file order; `metadata.runs` names the file of each
 /// execution. `warnings` are the folder's so far (files not read).
+/// What a folder of runs is, as the file's description says it.
+fn runs_description(runs: usize, folder: &str, repeated: bool, uncounted: &[String]) -> String {
+    let mut description = format!(
+        "Imported from perf stat: {runs} runs of the command, one per file of {folder} (one \
+         execution per run, of one measurement per event)"
+    );
+    if repeated {
+        description.push_str("; with -r, each value is perf's mean over its runs");
+    }
+    if !uncounted.is_empty() {
+        description.push_str(&format!("; not counted: {}", uncounted.join(", ")));
+    }
+    description.push('.');
+    description
+}
+
 pub(crate) fn runs(
     folder: &str,
     files: Vec<(String, SamplesFile)>,
@@ -259,18 +275,7 @@ pub(crate) fn runs(
             group: None,
         });
     }
-    let mut description = format!(
-        "Imported from perf stat: {} runs of the command, one per file of {folder} (one \
-         execution per run, of one measurement per event)",
-        files.len()
-    );
-    if repeated {
-        description.push_str("; with -r, each value is perf's mean over its runs");
-    }
-    if !uncounted.is_empty() {
-        description.push_str(&format!("; not counted: {}", uncounted.join(", ")));
-    }
-    description.push('.');
+    let description = runs_description(files.len(), folder, repeated, &uncounted);
     SamplesFile {
         format: FORMAT_TAG.to_string(),
         format_version: "1.0".to_string(),
@@ -282,6 +287,7 @@ pub(crate) fn runs(
         )),
         description: Some(description),
         host: None,
+        revision: None,
         series,
         // Events count different things.
         alternatives: Alternatives::Groups,

@@ -11,7 +11,7 @@
 
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{Alternatives, SamplesFile, Series};
+use crate::format::{Alternatives, Revision, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 pub struct Pyperf;
@@ -57,6 +57,38 @@ impl Importer for Pyperf {
     }
 }
 
+/// Keep in `first` the earliest of it and `date` (ISO 8601 without a zone,
+/// all from one clock, so the earliest sorts first).
+fn earliest(first: &mut Option<String>, date: Option<&Value>) {
+    if let Some(d) = date.and_then(Value::as_str) {
+        if first.as_deref().map_or(true, |f| d < f) {
+            *first = Some(d.to_string());
+        }
+    }
+}
+
+/// The host keys of the common metadata and the first run's date.
+fn host_of(common: &Map<String, Value>, date: Option<String>) -> Option<Value> {
+    (["hostname", "cpu_model_name", "platform", "cpu_count"]
+        .iter()
+        .any(|k| common.contains_key(*k))
+        || date.is_some())
+    .then(|| json!({"hostname": common.get("hostname"), "cpu_model_name": common.get("cpu_model_name"),
+            "platform": common.get("platform"), "cpu_count": common.get("cpu_count"), "date": date}))
+}
+
+/// pyperformance's metadata of the Python it measured (`compile` runs).
+fn revision_of(common: &Map<String, Value>) -> Option<Box<Revision>> {
+    let text = |k: &str| common.get(k).and_then(Value::as_str).map(str::to_string);
+    let r = Revision {
+        commit: text("commit_id"),
+        branch: text("commit_branch"),
+        dirty: None,
+        date: text("commit_date"),
+    };
+    (r != Revision::default()).then(|| Box::new(r))
+}
+
 fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let top = cx.obj(v, "")?;
     let common = match top.get("metadata") {
@@ -66,6 +98,10 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     let file_version = top.get("version").and_then(Value::as_str).unwrap_or("?");
     let benches = cx.arr(cx.field(top, "benchmarks", "")?, "benchmarks")?;
     let mut series = Vec::new();
+    let mut first_date: Option<String> = common
+        .get("date")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let mut perf_version = common
         .get("perf_version")
         .and_then(Value::as_str)
@@ -103,6 +139,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
         for (j, r) in runs.iter().enumerate() {
             let rat = format!("{at}.runs[{j}]");
             let ro = cx.obj(r, &rat)?;
+            earliest(&mut first_date, ro.get("metadata").and_then(|m| m.get("date")));
             let vals = match ro.get("values") {
                 Some(x) => cx.samples(x, &format!("{rat}.values"))?,
                 None => Vec::new(),
@@ -170,11 +207,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             });
         }
     }
-    let host = ["hostname", "cpu_model_name", "platform", "cpu_count"]
-        .iter()
-        .any(|k| common.contains_key(*k))
-        .then(|| json!({"hostname": common.get("hostname"), "cpu_model_name": common.get("cpu_model_name"),
-            "platform": common.get("platform"), "cpu_count": common.get("cpu_count")}));
+    let host = host_of(&common, first_date);
     let source = format!(
         "pyperf {} (file format {file_version})",
         perf_version.as_deref().unwrap_or("(version not recorded)")
@@ -194,6 +227,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     // pyperformance run holds dozens of unrelated ones.
     .map(|mut f| {
         f.alternatives = Alternatives::Groups;
+        f.revision = revision_of(&common);
         f
     })
 }

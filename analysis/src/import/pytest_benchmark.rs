@@ -17,7 +17,7 @@
 use super::consistency::check_mean;
 use super::{metadata, samples_file, About, Importer, Shape};
 use crate::error::{Checker, ReadError};
-use crate::format::{Alternatives, SamplesFile, Series};
+use crate::format::{Alternatives, Revision, SamplesFile, Series};
 use serde_json::{json, Map, Value};
 
 pub struct PytestBenchmark;
@@ -147,7 +147,18 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
             "cpu_model_name": m.get("cpu").and_then(|c| c.get("brand_raw")),
             "platform": m.get("platform"),
             "python": m.get("python_version"),
+            "date": top.get("datetime"),
         })
+    });
+    let revision = top.get("commit_info").and_then(Value::as_object).map(|c| {
+        let text = |k: &str| c.get(k).and_then(Value::as_str).map(str::to_string);
+        Revision {
+            commit: text("id"),
+            branch: text("branch"),
+            dirty: c.get("dirty").and_then(Value::as_bool),
+            // The commit's date (`time`), else its author's.
+            date: text("time").or_else(|| text("author_time")),
+        }
     });
     let version = top.get("version").and_then(Value::as_str);
     let source = format!(
@@ -168,6 +179,7 @@ fn read(cx: &Checker, v: &Value) -> Result<SamplesFile, ReadError> {
     .map(|mut f| {
         f.warnings = warnings;
         f.alternatives = Alternatives::Groups;
+        f.revision = revision.filter(|r| *r != Revision::default()).map(Box::new);
         f
     })
 }

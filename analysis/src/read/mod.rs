@@ -29,6 +29,9 @@ pub use crate::error::ReadError;
 pub use native::RunDocument;
 
 /// A parsed, validated file.
+// A document is made once per file and kept, never moved in a loop: the
+// samples variant's few hundred bytes inline cost nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
     Run(Box<RunDocument>),
@@ -261,6 +264,11 @@ fn read_files(folder: &str, files: Vec<(String, Vec<u8>)>) -> Result<SamplesFile
             (!ds.is_empty()).then(|| ds.join(" "))
         },
         host: first.host.clone(),
+        // A folder's files measure one revision when they all say the same.
+        revision: first
+            .revision
+            .clone()
+            .filter(|r| read.iter().all(|(_, s)| s.revision.as_ref() == Some(r))),
         format: first.format.clone(),
         format_version: first.format_version.clone(),
         kind: first.kind.clone(),

@@ -6,6 +6,7 @@
 pub mod bernoulli;
 pub mod binned;
 pub mod bootstrap;
+pub mod changepoint;
 pub mod cluster;
 pub mod compare;
 pub mod differential;

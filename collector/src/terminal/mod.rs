@@ -24,6 +24,7 @@ mod compare_series;
 mod copy;
 mod executions;
 pub(crate) mod fitness;
+mod history;
 mod numbers;
 mod ops;
 mod samples;
@@ -34,7 +35,7 @@ use std::fmt::Write as _;
 use tickbook_analysis::report::across::compare::CompareReport;
 use tickbook_analysis::report::{Cell, FileReport};
 
-pub(crate) use table::clean_lines;
+pub(crate) use table::{clean, clean_lines};
 
 /// How `--compare` and `--compare-series` print: tables in the terminal,
 /// Markdown (`--format md`) or CSV (`--format csv`).
@@ -60,6 +61,14 @@ pub(crate) fn render_compare(r: &CompareReport, style: Style, only_different: bo
         }
         (CompareReport::Series(r), Style::Csv) => compare_series::render_csv(r, only_different),
     }
+}
+
+/// `tickbook history`: the changes of each series over the commits.
+pub(crate) fn render_history(
+    r: &tickbook_analysis::report::across::history::HistoryReport,
+    style: Style,
+) -> String {
+    history::render(r, style)
 }
 
 /// `--campaign`: machines side by side and the variance split.

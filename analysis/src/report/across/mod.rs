@@ -71,6 +71,7 @@ macro_rules! across_registry {
     ($then:ident) => {
         $then! {
             compare Compare;
+            history History;
             campaign Campaign;
             native Native;
         }

@@ -1,0 +1,650 @@
+//! Change points of one benchmark over a history of commits: where its
+//! level steps, where it drifts, and which commits were only disturbed.
+//!
+//! Each commit gives an estimate on the log scale (so a step is a ratio)
+//! with its own standard error from its executions or samples (`se`). An
+//! unchanged program still moves between commits by more than that: each
+//! run is a new execution, and executions differ (execution variance). So
+//! every commit's value is taken as its level plus noise of variance
+//! `se² + τ²`, where τ, the between-commit spread, is estimated from the
+//! commits themselves (first differences, robustly, then again within the
+//! fitted segments). A rule calibrated on `se` alone would raise false
+//! alarms; one that ignored `se` would weigh a noisy commit like a quiet one.
+//!
+//! The fit is a penalised segmentation (optimal partitioning with PELT's
+//! pruning, Killick et al. 2012) of the weighted squared error, where each
+//! segment is either flat or, at a further penalty and with at least
+//! [`DRIFT_MIN`] commits, a straight line (a drift): a gradual creep is one
+//! drift, not many small steps. Short excursions that come back
+//! (at most [`TRANSIENT_MAX`] commits, above or below both neighbours) are
+//! disturbed commits: left out and refitted, never changes. No crate does
+//! segmentation with per-point variances and a mixed flat/linear segment
+//! model (the `changepoint` crates fit one model, unweighted), so the
+//! dynamic programme is written here; it is a few dozen lines over prefix
+//! sums. The penalty was calibrated by simulation (`docs/methods.md`,
+//! "History"): under the null about one series in a hundred of 1,000
+//! commits shows a false change.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// A commit's estimate on the log scale and its standard error there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub y: f64,
+    pub se: f64,
+}
+
+/// Fewest commits a drift spans.
+pub const DRIFT_MIN: usize = 5;
+/// Most commits a disturbance spans (an excursion that comes back).
+pub const TRANSIENT_MAX: usize = 3;
+/// Penalty per segment, times ln(commits with data).
+const PENALTY_PER_LN: f64 = 3.0;
+/// Further penalty of a drift segment, times ln(commits with data).
+const DRIFT_PENALTY_PER_LN: f64 = 1.5;
+/// The smallest standard deviation a commit's value is given (log scale):
+/// identical counts would otherwise weigh infinitely.
+const NOISE_FLOOR: f64 = 1e-6;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Flat,
+    Drift,
+}
+
+/// A fitted segment: commits `start..=end` (positions in the history),
+/// its line on the log scale from `from` (at `start`) to `to` (at `end`),
+/// with the standard errors of those two fitted values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Segment {
+    pub start: usize,
+    pub end: usize,
+    pub kind: Kind,
+    pub from: f64,
+    pub to: f64,
+    pub from_se: f64,
+    pub to_se: f64,
+    /// Log change per commit (0 for a flat segment) and its standard error.
+    pub slope: f64,
+    pub slope_se: f64,
+}
+
+/// A change between two segments, or a drift.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    /// Position of the first commit after the change (a drift's first).
+    pub index: usize,
+    pub kind: Kind,
+    /// The step's commit, or a drift's last.
+    pub end: usize,
+    /// The level before and after (log scale) and their standard errors.
+    pub before: f64,
+    pub before_se: f64,
+    pub after: f64,
+    pub after_se: f64,
+    /// Two-sided p of the step (levels either side) or of the drift's
+    /// slope, given where the fit put it.
+    pub p: f64,
+}
+
+/// The fitted history of one series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    pub segments: Vec<Segment>,
+    pub changes: Vec<Change>,
+    /// Positions of the commits left out as disturbances.
+    pub disturbed: Vec<usize>,
+    /// Median within-commit standard error (log scale).
+    pub within: f64,
+    /// Between-commit standard deviation τ (log scale).
+    pub between: f64,
+}
+
+/// Fit `points` (one per commit, `None` for a commit without the series).
+/// None with fewer than three commits with data.
+pub fn fit(points: &[Option<Point>]) -> Option<Fit> {
+    let with_data = points.iter().flatten().count();
+    if with_data < 3 {
+        return None;
+    }
+    // Centred: the prefix sums of squares stay small.
+    let mut ys: Vec<f64> = points.iter().flatten().map(|p| p.y).collect();
+    ys.sort_by(f64::total_cmp);
+    let centre = ys[ys.len() / 2];
+    let pts: Vec<Option<Point>> = points
+        .iter()
+        .map(|p| {
+            p.filter(|p| p.y.is_finite()).map(|p| Point {
+                y: p.y - centre,
+                se: if p.se.is_finite() { p.se.max(0.0) } else { 0.0 },
+            })
+        })
+        .collect();
+    let ln_n = (with_data as f64).ln().max(1.0);
+    let penalty = PENALTY_PER_LN * ln_n;
+    let drift_penalty = DRIFT_PENALTY_PER_LN * ln_n;
+    let mut disturbed = vec![false; pts.len()];
+    let mut tau = between_from_differences(&pts, &disturbed, None);
+    let mut segments = Vec::new();
+    // Fit, drop the excursions, estimate τ within the segments, fit again:
+    // a few rounds settle (each round only adds disturbed commits).
+    for _ in 0..6 {
+        let w = weights(&pts, &disturbed, tau);
+        segments = segment(&pts, &w, penalty, drift_penalty);
+        let found = excursions(&segments, &pts, &disturbed);
+        let new_tau = between_from_differences(&pts, &disturbed, Some(&segments));
+        let settled = found.is_empty() && (new_tau - tau).abs() <= 0.05 * tau.max(NOISE_FLOOR);
+        for i in found {
+            disturbed[i] = true;
+        }
+        tau = new_tau;
+        if settled {
+            break;
+        }
+    }
+    let w = weights(&pts, &disturbed, tau);
+    let segments: Vec<Segment> = segments
+        .iter()
+        .map(|s| {
+            let mut s = describe(&pts, &w, s.start, s.end, s.kind);
+            s.from += centre;
+            s.to += centre;
+            s
+        })
+        .collect();
+    let changes = changes(&segments);
+    let mut se: Vec<f64> = pts.iter().flatten().map(|p| p.se).collect();
+    se.sort_by(f64::total_cmp);
+    Some(Fit {
+        changes,
+        segments,
+        disturbed: (0..pts.len()).filter(|&i| disturbed[i]).collect(),
+        within: se[se.len() / 2],
+        between: tau,
+    })
+}
+
+/// Each commit's weight 1 / (se² + τ²); 0 for a gap or a disturbed commit.
+fn weights(pts: &[Option<Point>], disturbed: &[bool], tau: f64) -> Vec<f64> {
+    pts.iter()
+        .zip(disturbed)
+        .map(|(p, &d)| match p {
+            Some(p) if !d => 1.0 / (p.se * p.se + tau * tau).max(NOISE_FLOOR * NOISE_FLOOR),
+            _ => 0.0,
+        })
+        .collect()
+}
+
+/// τ from the differences of neighbouring commits with data (within one
+/// segment when `segments` are given, a drift's slope taken off): their
+/// spread, by the median absolute deviation so that steps and outliers
+/// barely move it, is √(2τ² + se² + se'²).
+fn between_from_differences(
+    pts: &[Option<Point>],
+    disturbed: &[bool],
+    segments: Option<&[Segment]>,
+) -> f64 {
+    let mut diffs = Vec::new();
+    let mut own = Vec::new();
+    let mut prev: Option<(usize, Point)> = None;
+    for (i, p) in pts.iter().enumerate() {
+        let Some(p) = p.filter(|_| !disturbed[i]) else {
+            continue;
+        };
+        if let Some((j, q)) = prev {
+            let slope = match segments {
+                None => Some(0.0),
+                Some(segs) => segs
+                    .iter()
+                    .find(|s| s.start <= j && i <= s.end)
+                    .map(|s| s.slope),
+            };
+            if let Some(b) = slope {
+                diffs.push(p.y - q.y - b * (i - j) as f64);
+                own.push(p.se * p.se + q.se * q.se);
+            }
+        }
+        prev = Some((i, p));
+    }
+    if diffs.len() < 2 {
+        return NOISE_FLOOR;
+    }
+    let med = median(&mut diffs.clone());
+    let mut dev: Vec<f64> = diffs.iter().map(|d| (d - med).abs()).collect();
+    let spread = 1.4826 * median(&mut dev);
+    let own = median(&mut own);
+    ((spread * spread - own) / 2.0)
+        .max(0.0)
+        .sqrt()
+        .max(NOISE_FLOOR)
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// Prefix sums of the weighted moments, over positions.
+struct Sums {
+    n: Vec<f64>,
+    w: Vec<f64>,
+    wx: Vec<f64>,
+    wxx: Vec<f64>,
+    wy: Vec<f64>,
+    wxy: Vec<f64>,
+    wyy: Vec<f64>,
+}
+
+/// The weighted moments of positions `a..=b`.
+struct Moments {
+    n: f64,
+    w: f64,
+    wx: f64,
+    wxx: f64,
+    wy: f64,
+    wxy: f64,
+    wyy: f64,
+}
+
+impl Sums {
+    fn new(pts: &[Option<Point>], w: &[f64]) -> Sums {
+        let len = pts.len() + 1;
+        let mut s = Sums {
+            n: vec![0.0; len],
+            w: vec![0.0; len],
+            wx: vec![0.0; len],
+            wxx: vec![0.0; len],
+            wy: vec![0.0; len],
+            wxy: vec![0.0; len],
+            wyy: vec![0.0; len],
+        };
+        for (i, p) in pts.iter().enumerate() {
+            let (wi, y) = match p {
+                Some(p) if w[i] > 0.0 => (w[i], p.y),
+                _ => (0.0, 0.0),
+            };
+            let x = i as f64;
+            s.n[i + 1] = s.n[i] + if wi > 0.0 { 1.0 } else { 0.0 };
+            s.w[i + 1] = s.w[i] + wi;
+            s.wx[i + 1] = s.wx[i] + wi * x;
+            s.wxx[i + 1] = s.wxx[i] + wi * x * x;
+            s.wy[i + 1] = s.wy[i] + wi * y;
+            s.wxy[i + 1] = s.wxy[i] + wi * x * y;
+            s.wyy[i + 1] = s.wyy[i] + wi * y * y;
+        }
+        s
+    }
+
+    fn of(&self, a: usize, b: usize) -> Moments {
+        let d = |v: &Vec<f64>| v[b + 1] - v[a];
+        Moments {
+            n: d(&self.n),
+            w: d(&self.w),
+            wx: d(&self.wx),
+            wxx: d(&self.wxx),
+            wy: d(&self.wy),
+            wxy: d(&self.wxy),
+            wyy: d(&self.wyy),
+        }
+    }
+}
+
+impl Moments {
+    /// Weighted squared error about the weighted mean.
+    fn flat_cost(&self) -> f64 {
+        if self.w <= 0.0 {
+            return 0.0;
+        }
+        (self.wyy - self.wy * self.wy / self.w).max(0.0)
+    }
+
+    /// Centred cross moments (Sxx, Sxy) of the weighted least-squares line.
+    fn cross(&self) -> (f64, f64) {
+        if self.w <= 0.0 {
+            return (0.0, 0.0);
+        }
+        (
+            self.wxx - self.wx * self.wx / self.w,
+            self.wxy - self.wx * self.wy / self.w,
+        )
+    }
+
+    /// Weighted squared error about the least-squares line, when the
+    /// segment is long enough to be a drift.
+    fn line_cost(&self) -> Option<f64> {
+        let (sxx, sxy) = self.cross();
+        (self.n >= DRIFT_MIN as f64 && sxx > 0.0)
+            .then(|| (self.flat_cost() - sxy * sxy / sxx).max(0.0))
+    }
+}
+
+/// Optimal partitioning of the positions into flat or drift segments,
+/// pruned as PELT prunes (a start that cannot begin the last segment of
+/// an optimal fit again is dropped; the constant allows for a drift's
+/// extra penalty). Every segment holds at least one commit with data.
+fn segment(pts: &[Option<Point>], w: &[f64], penalty: f64, drift_penalty: f64) -> Vec<Segment> {
+    let n = pts.len();
+    let sums = Sums::new(pts, w);
+    let seg_cost = |a: usize, b: usize| -> (f64, Kind) {
+        let m = sums.of(a, b);
+        let flat = m.flat_cost();
+        match m.line_cost() {
+            Some(l) if l + drift_penalty < flat => (l + drift_penalty, Kind::Drift),
+            _ => (flat, Kind::Flat),
+        }
+    };
+    // best[t]: the cost of the first t positions; from[t]: where their
+    // last segment starts and its kind.
+    let mut best = vec![f64::INFINITY; n + 1];
+    let mut from = vec![(0usize, Kind::Flat); n + 1];
+    best[0] = -penalty;
+    let mut starts: Vec<usize> = vec![0];
+    let slack = penalty + drift_penalty;
+    for t in 1..=n {
+        let mut costs = Vec::with_capacity(starts.len());
+        for &s in &starts {
+            // A segment must hold data, and so must the one before it.
+            let (c, kind) = if sums.n[t] - sums.n[s] > 0.0 {
+                seg_cost(s, t - 1)
+            } else {
+                (f64::INFINITY, Kind::Flat)
+            };
+            let total = best[s] + c + penalty;
+            costs.push(total);
+            if total < best[t] {
+                best[t] = total;
+                from[t] = (s, kind);
+            }
+        }
+        let bt = best[t];
+        let kept: Vec<usize> = starts
+            .iter()
+            .zip(&costs)
+            .filter(|(_, &c)| !c.is_finite() || c - penalty <= bt + slack)
+            .map(|(&s, _)| s)
+            .collect();
+        starts = kept;
+        if sums.n[t] > 0.0 {
+            starts.push(t);
+        }
+    }
+    let mut bounds = Vec::new();
+    let mut t = n;
+    while t > 0 {
+        let (s, kind) = from[t];
+        bounds.push((s, kind));
+        t = s;
+    }
+    bounds.reverse();
+    // A segment starts at its first commit with data: the commits without
+    // data before it (gaps, disturbed) stay with the segment before, so a
+    // change is named at the first commit that shows it.
+    let starts: Vec<usize> = bounds
+        .iter()
+        .enumerate()
+        .map(|(k, &(s, _))| {
+            if k == 0 {
+                return 0;
+            }
+            (s..n).find(|&i| w[i] > 0.0).unwrap_or(s)
+        })
+        .collect();
+    (0..bounds.len())
+        .map(|k| {
+            let end = starts.get(k + 1).map_or(n - 1, |&next| next - 1);
+            describe(pts, w, starts[k], end, bounds[k].1)
+        })
+        .collect()
+}
+
+/// The fitted values of a segment and their standard errors.
+fn describe(pts: &[Option<Point>], w: &[f64], start: usize, end: usize, kind: Kind) -> Segment {
+    let m = Sums::new(&pts[start..=end], &w[start..=end]).of(0, end - start);
+    let mean = if m.w > 0.0 { m.wy / m.w } else { 0.0 };
+    let mean_se = if m.w > 0.0 {
+        (1.0 / m.w).sqrt()
+    } else {
+        f64::INFINITY
+    };
+    let (sxx, sxy) = m.cross();
+    let line = kind == Kind::Drift && sxx > 0.0;
+    let (slope, slope_se) = if line {
+        (sxy / sxx, (1.0 / sxx).sqrt())
+    } else {
+        (0.0, 0.0)
+    };
+    let xbar = if m.w > 0.0 { m.wx / m.w } else { 0.0 };
+    let at = |x: f64| -> (f64, f64) {
+        if line {
+            let d = x - xbar;
+            (mean + slope * d, (mean_se * mean_se + d * d / sxx).sqrt())
+        } else {
+            (mean, mean_se)
+        }
+    };
+    let (from, from_se) = at(0.0);
+    let (to, to_se) = at((end - start) as f64);
+    Segment {
+        start,
+        end,
+        kind: if line { Kind::Drift } else { Kind::Flat },
+        from,
+        to,
+        from_se,
+        to_se,
+        slope,
+        slope_se,
+    }
+}
+
+/// Commits with data in `s` that are not yet disturbed.
+fn data_in(s: &Segment, pts: &[Option<Point>], disturbed: &[bool]) -> Vec<usize> {
+    (s.start..=s.end)
+        .filter(|&i| pts[i].is_some() && !disturbed[i])
+        .collect()
+}
+
+/// The commits of short excursions: a flat segment of at most
+/// [`TRANSIENT_MAX`] commits with data whose level is above both its
+/// neighbours or below both (it came back), or that opens the history
+/// (nothing before it to confirm it by). A short segment at the end stays:
+/// the latest commits may be a change, and a CI gate must see it.
+fn excursions(segments: &[Segment], pts: &[Option<Point>], disturbed: &[bool]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (k, s) in segments.iter().enumerate() {
+        let commits = data_in(s, pts, disturbed);
+        if s.kind != Kind::Flat || commits.is_empty() || commits.len() > TRANSIENT_MAX {
+            continue;
+        }
+        let level = s.from;
+        let excursion = match (k.checked_sub(1).map(|j| &segments[j]), segments.get(k + 1)) {
+            (Some(a), Some(b)) => (level - a.to) * (level - b.from) > 0.0,
+            (None, Some(_)) => true,
+            _ => false,
+        };
+        if excursion {
+            out.extend(commits);
+        }
+    }
+    out
+}
+
+/// The changes of a fit: a step between two segments (the first commit of
+/// the second), a drift for each drift segment (from the level before it to
+/// the level after it). A drift's own ends are not steps of their own.
+fn changes(segments: &[Segment]) -> Vec<Change> {
+    let normal = Normal::standard();
+    let p_of = |z: f64| {
+        if z.is_finite() {
+            2.0 * normal.sf(z.abs())
+        } else {
+            0.0
+        }
+    };
+    let mut out = Vec::new();
+    for (k, s) in segments.iter().enumerate() {
+        let prev = k.checked_sub(1).map(|j| &segments[j]);
+        match s.kind {
+            Kind::Drift => {
+                let (before, before_se) = prev.map_or((s.from, s.from_se), |p| (p.to, p.to_se));
+                let (after, after_se) = segments
+                    .get(k + 1)
+                    .filter(|n| n.kind == Kind::Flat)
+                    .map_or((s.to, s.to_se), |n| (n.from, n.from_se));
+                out.push(Change {
+                    index: s.start,
+                    kind: Kind::Drift,
+                    end: s.end,
+                    before,
+                    before_se,
+                    after,
+                    after_se,
+                    p: p_of(s.slope / s.slope_se),
+                });
+            }
+            Kind::Flat => {
+                let Some(p) = prev.filter(|p| p.kind == Kind::Flat) else {
+                    continue;
+                };
+                let se = (p.to_se * p.to_se + s.from_se * s.from_se).sqrt();
+                out.push(Change {
+                    index: s.start,
+                    kind: Kind::Flat,
+                    end: s.start,
+                    before: p.to,
+                    before_se: p.to_se,
+                    after: s.from,
+                    after_se: s.from_se,
+                    p: p_of((s.from - p.to) / se),
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_distr::StandardNormal;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn normal(rng: &mut Xoshiro256PlusPlus) -> f64 {
+        rng.sample(StandardNormal)
+    }
+
+    /// A history of `n` commits at `level(i)` with between-commit noise
+    /// `tau` and each commit's own noise of standard error `se`.
+    fn history(
+        n: usize,
+        seed: u64,
+        tau: f64,
+        se: f64,
+        level: impl Fn(usize) -> f64,
+    ) -> Vec<Option<Point>> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        (0..n)
+            .map(|i| {
+                let y = level(i) + tau * normal(&mut rng) + se * normal(&mut rng);
+                Some(Point { y, se })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn steps_of_known_size_are_found_where_they_are() {
+        // +5 %, then −3 %, then +2 %, with 0.5 % noise between commits.
+        let level = |i: usize| {
+            let mut l = 0.0;
+            if i >= 30 {
+                l += 1.05f64.ln();
+            }
+            if i >= 55 {
+                l += 0.97f64.ln();
+            }
+            if i >= 80 {
+                l += 1.02f64.ln();
+            }
+            l
+        };
+        let mut hits = 0;
+        let mut false_alarms = 0;
+        for seed in 0..50 {
+            let f = fit(&history(110, seed, 0.005, 0.002, level)).unwrap();
+            for c in &f.changes {
+                if [30, 55, 80].iter().any(|&t| c.index.abs_diff(t) <= 1) {
+                    hits += 1;
+                } else {
+                    false_alarms += 1;
+                }
+            }
+        }
+        assert!(hits >= 145, "hits {hits} of 150");
+        assert!(false_alarms <= 3, "false alarms {false_alarms}");
+    }
+
+    #[test]
+    fn one_disturbed_commit_is_not_a_change() {
+        let mut pts = history(60, 7, 0.004, 0.002, |_| 0.0);
+        pts[20] = Some(Point { y: 0.3, se: 0.002 });
+        pts[40] = Some(Point { y: -0.2, se: 0.002 });
+        pts[41] = Some(Point {
+            y: -0.25,
+            se: 0.002,
+        });
+        let f = fit(&pts).unwrap();
+        assert!(f.changes.is_empty(), "{:?}", f.changes);
+        assert_eq!(f.disturbed, vec![20, 40, 41]);
+    }
+
+    #[test]
+    fn a_drift_is_one_drift_with_its_total() {
+        // +0.4 % a commit over commits 40..=59.
+        let level = |i: usize| 1.004f64.ln() * (i.clamp(39, 59) - 39) as f64;
+        let mut found = 0;
+        for seed in 0..20 {
+            let f = fit(&history(100, seed, 0.003, 0.001, level)).unwrap();
+            let drifts: Vec<&Change> = f.changes.iter().filter(|c| c.kind == Kind::Drift).collect();
+            if let [d] = drifts[..] {
+                let total = (d.after - d.before).exp();
+                if d.index.abs_diff(40) <= 3
+                    && d.end.abs_diff(59) <= 3
+                    && (total - 1.083).abs() < 0.02
+                {
+                    found += 1;
+                }
+            }
+        }
+        assert!(found >= 18, "{found} of 20");
+    }
+
+    #[test]
+    fn the_null_rarely_has_a_change() {
+        let mut alarms = 0;
+        for seed in 0..40 {
+            let f = fit(&history(1000, seed, 0.005, 0.003, |_| 0.0)).unwrap();
+            alarms += usize::from(!f.changes.is_empty());
+            assert!((f.between - 0.005).abs() < 0.001, "τ {}", f.between);
+        }
+        assert!(alarms <= 2, "{alarms} of 40 null series had a change");
+    }
+
+    #[test]
+    fn gaps_are_not_values() {
+        let mut pts = history(40, 3, 0.002, 0.001, |i| if i >= 20 { 0.1 } else { 0.0 });
+        for i in [5, 19, 20, 33] {
+            pts[i] = None;
+        }
+        let f = fit(&pts).unwrap();
+        assert_eq!(f.changes.len(), 1, "{:?}", f.changes);
+        assert_eq!(f.changes[0].index, 21);
+        assert!(((f.changes[0].after - f.changes[0].before) - 0.1).abs() < 0.005);
+        assert!(fit(&[None, Some(Point { y: 0.0, se: 0.0 }), None]).is_none());
+    }
+}
