@@ -3,7 +3,7 @@
 //! `--json` has it, the order by the dates the files record, Markdown and
 //! CSV rows, an unreadable file named and left out, and the gate
 //! `--fail-if-regressed` exiting 3 only for a regression at the latest
-//! commit.
+//! commit, there and on the real measured files of tests/fixtures/history.
 
 mod common;
 
@@ -152,4 +152,35 @@ fn the_gate_fails_a_regression_at_the_latest_commit_only() {
     assert_eq!(gate(&latest, "15%").0, Some(0));
     let earlier = history_dir("earlier", 16, 8);
     assert_eq!(gate(&earlier, "5").0, Some(0));
+}
+
+/// The study's real per-commit files (tests/fixtures/history): up to
+/// commit 73 nothing regressed at the latest commit; with commit 74, which
+/// ran under a CPU burst (every run about twice as long), the gate trips —
+/// for each tool's files.
+#[test]
+fn the_gate_on_real_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/history");
+    for tool in ["hyperfine", "pyperf", "tickbook"] {
+        let files: Vec<PathBuf> = (0..75)
+            .map(|c| root.join(tool).join(format!("commit-{c:03}.json")))
+            .collect();
+        let run_on = |upto: usize| {
+            let out = tickbook()
+                .arg("history")
+                .args(&files[..upto])
+                .args(["--fail-if-regressed", "20"])
+                .output()
+                .expect("tickbook runs");
+            (out.status.code(), text(&out.stderr))
+        };
+        let (code, err) = run_on(74);
+        assert_eq!(code, Some(0), "{tool}: {err}");
+        let (code, err) = run_on(75);
+        assert_eq!(code, Some(3), "{tool}: {err}");
+        assert!(
+            err.contains("commit-074.json (more than 20%)"),
+            "{tool}: {err}"
+        );
+    }
 }

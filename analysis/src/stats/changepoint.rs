@@ -25,6 +25,7 @@
 //! "History"): under the null about one series in a hundred of 1,000
 //! commits shows a false change.
 
+use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 /// A commit's estimate on the log scale and its standard error there.
@@ -103,6 +104,12 @@ pub struct Fit {
 /// Fit `points` (one per commit, `None` for a commit without the series).
 /// None with fewer than three commits with data.
 pub fn fit(points: &[Option<Point>]) -> Option<Fit> {
+    fit_excluding(points, &vec![false; points.len()])
+}
+
+/// [`fit`] with the commits `excluded` (already known to be disturbed)
+/// left out from the start.
+pub fn fit_excluding(points: &[Option<Point>], excluded: &[bool]) -> Option<Fit> {
     let with_data = points.iter().flatten().count();
     if with_data < 3 {
         return None;
@@ -123,7 +130,9 @@ pub fn fit(points: &[Option<Point>]) -> Option<Fit> {
     let ln_n = (with_data as f64).ln().max(1.0);
     let penalty = PENALTY_PER_LN * ln_n;
     let drift_penalty = DRIFT_PENALTY_PER_LN * ln_n;
-    let mut disturbed = vec![false; pts.len()];
+    let mut disturbed: Vec<bool> = (0..pts.len())
+        .map(|i| excluded.get(i).copied().unwrap_or(false))
+        .collect();
     let mut tau = between_from_differences(&pts, &disturbed, None);
     let mut segments = Vec::new();
     // Fit, drop the excursions, estimate τ within the segments, fit again:
@@ -132,7 +141,8 @@ pub fn fit(points: &[Option<Point>]) -> Option<Fit> {
         let w = weights(&pts, &disturbed, tau);
         segments = segment(&pts, &w, penalty, drift_penalty);
         let found = excursions(&segments, &pts, &disturbed);
-        let new_tau = between_from_differences(&pts, &disturbed, Some(&segments));
+        let new_tau = between_from_differences(&pts, &disturbed, Some(&segments))
+            .max(between_from_residuals(&pts, &disturbed, &segments));
         let settled = found.is_empty() && (new_tau - tau).abs() <= 0.05 * tau.max(NOISE_FLOOR);
         for i in found {
             disturbed[i] = true;
@@ -162,6 +172,159 @@ pub fn fit(points: &[Option<Point>]) -> Option<Fit> {
         within: se[se.len() / 2],
         between: tau,
     })
+}
+
+impl Fit {
+    /// The fitted value (log scale) at commit `i`.
+    pub fn value_at(&self, i: usize) -> Option<f64> {
+        let s = self.segments.iter().find(|s| s.start <= i && i <= s.end)?;
+        Some(s.from + s.slope * (i - s.start) as f64)
+    }
+}
+
+/// Series measured in the same runs, fitted together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Together {
+    /// Each series' fit, as [`fit`] gives it.
+    pub fits: Vec<Option<Fit>>,
+    /// Per commit, the shift the joint series shared (log scale; 0 where
+    /// none was found); empty when none was taken out.
+    pub shared: Vec<f64>,
+}
+
+/// Fit several series of one history, each measured at each commit in the
+/// same run. A machine's state moves with the run — another job, the
+/// CPU's frequency, where the pages landed — and moves every series of
+/// that run alike, so a commit-to-commit wobble shared by the series is
+/// not the code's. With three or more series `joint`, each series' share
+/// of the machine at a commit is the centre (median of three or more, else
+/// the mean) of the *other* joint series' residuals about their fits —
+/// leaving the series itself out, so that its own noise and its own
+/// changes are never taken away from it. The machine's history (the
+/// centre of all joint residuals per commit) is fitted like a series: a
+/// lasting shift of the machine is not taken out (it stays in every
+/// series, to be found there and named), and a short excursion marks
+/// that commit disturbed for every series. The series are then fitted
+/// again on what is left (three rounds). It is kept only when it makes
+/// the joint series quieter (their median τ falls by a sixth or more):
+/// where each series' noise is its own there is nothing shared to take.
+pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
+    let alone: Vec<Option<Fit>> = series.par_iter().map(|p| fit(p)).collect();
+    let members: Vec<usize> = (0..series.len())
+        .filter(|&s| joint.get(s).copied().unwrap_or(false) && alone[s].is_some())
+        .collect();
+    let n = series.first().map_or(0, Vec::len);
+    if members.len() < 3 || series.iter().any(|p| p.len() != n) {
+        return Together {
+            fits: alone,
+            shared: Vec::new(),
+        };
+    }
+    let mut fits = alone.clone();
+    let mut shared = vec![0.0; n];
+    for _ in 0..3 {
+        let residuals: Vec<Vec<Option<f64>>> = members
+            .iter()
+            .map(|&s| {
+                (0..n)
+                    .map(|i| Some(series[s][i]?.y - fits[s].as_ref()?.value_at(i)?))
+                    .collect()
+            })
+            .collect();
+        let all: Vec<usize> = (0..members.len()).collect();
+        let Some((machine, excluded)) = machine_history(&residuals, &all, n) else {
+            return Together {
+                fits: alone,
+                shared: Vec::new(),
+            };
+        };
+        shared = (0..n)
+            .map(
+                |i| match (centre_of(&residuals, &all, i), machine.value_at(i)) {
+                    (Some(c), Some(v)) if !excluded[i] => c - v,
+                    _ => 0.0,
+                },
+            )
+            .collect();
+        fits = (0..series.len())
+            .into_par_iter()
+            .map(|s| {
+                let Some(k) = members.iter().position(|&m| m == s) else {
+                    return alone[s].clone();
+                };
+                let others: Vec<usize> = all.iter().copied().filter(|&j| j != k).collect();
+                let adjusted: Vec<Option<Point>> = (0..n)
+                    .map(|i| {
+                        let x = series[s][i]?;
+                        let d = match (centre_of(&residuals, &others, i), machine.value_at(i)) {
+                            (Some(c), Some(v)) if !excluded[i] => c - v,
+                            _ => 0.0,
+                        };
+                        Some(Point {
+                            y: x.y - d,
+                            se: x.se,
+                        })
+                    })
+                    .collect();
+                fit_excluding(&adjusted, &excluded)
+            })
+            .collect();
+    }
+    let ratio: Vec<f64> = members
+        .iter()
+        .filter_map(|&s| {
+            Some(fits[s].as_ref()?.between / alone[s].as_ref()?.between.max(NOISE_FLOOR))
+        })
+        .collect();
+    if ratio.len() < 3 || median(&mut ratio.clone()) > 5.0 / 6.0 {
+        return Together {
+            fits: alone,
+            shared: Vec::new(),
+        };
+    }
+    Together { fits, shared }
+}
+
+/// The centre of the residuals of series `of` at commit `i`: the median
+/// of three or more, the mean of two; none with fewer.
+fn centre_of(residuals: &[Vec<Option<f64>>], of: &[usize], i: usize) -> Option<f64> {
+    let mut r: Vec<f64> = of.iter().filter_map(|&k| residuals[k][i]).collect();
+    match r.len() {
+        0 | 1 => None,
+        2 => Some((r[0] + r[1]) / 2.0),
+        _ => Some(median(&mut r)),
+    }
+}
+
+/// The machine's history: the centre of every joint series' residual per
+/// commit, fitted like a series, and the commits that fit finds disturbed.
+fn machine_history(
+    residuals: &[Vec<Option<f64>>],
+    all: &[usize],
+    n: usize,
+) -> Option<(Fit, Vec<bool>)> {
+    let points: Vec<Option<Point>> = (0..n)
+        .map(|i| {
+            let c = centre_of(residuals, all, i)?;
+            let mut dev: Vec<f64> = all
+                .iter()
+                .filter_map(|&k| residuals[k][i])
+                .map(|x| (x - c).abs())
+                .collect();
+            let k = dev.len() as f64;
+            // The centre's standard error from the residuals' spread.
+            Some(Point {
+                y: c,
+                se: 1.2533 * 1.4826 * median(&mut dev) / k.sqrt(),
+            })
+        })
+        .collect();
+    let machine = fit(&points)?;
+    let mut excluded = vec![false; n];
+    for &i in &machine.disturbed {
+        excluded[i] = true;
+    }
+    Some((machine, excluded))
 }
 
 /// Each commit's weight 1 / (se² + τ²); 0 for a gap or a disturbed commit.
@@ -214,6 +377,33 @@ fn between_from_differences(
     let spread = 1.4826 * median(&mut dev);
     let own = median(&mut own);
     ((spread * spread - own) / 2.0)
+        .max(0.0)
+        .sqrt()
+        .max(NOISE_FLOOR)
+}
+
+/// τ from the commits' spread about the fitted segments, robustly: where
+/// the machine wanders slowly (its state from one run to the next is not
+/// independent), neighbours differ less than distant commits do, and the
+/// differences alone would take the wander for a change.
+fn between_from_residuals(pts: &[Option<Point>], disturbed: &[bool], segments: &[Segment]) -> f64 {
+    let mut res = Vec::new();
+    let mut own = Vec::new();
+    for s in segments {
+        for i in s.start..=s.end {
+            if let Some(p) = pts[i].filter(|_| !disturbed[i]) {
+                res.push(p.y - (s.from + s.slope * (i - s.start) as f64));
+                own.push(p.se * p.se);
+            }
+        }
+    }
+    if res.len() < 3 {
+        return NOISE_FLOOR;
+    }
+    let med = median(&mut res.clone());
+    let mut dev: Vec<f64> = res.iter().map(|r| (r - med).abs()).collect();
+    let spread = 1.4826 * median(&mut dev);
+    (spread * spread - median(&mut own))
         .max(0.0)
         .sqrt()
         .max(NOISE_FLOOR)

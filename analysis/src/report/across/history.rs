@@ -20,10 +20,9 @@ use crate::options::Options;
 use crate::read::Document;
 use crate::report::compare::{compared_cells, items_of};
 use crate::report::kept::KeptFile;
-use crate::stats::changepoint::{self, Kind, Point};
+use crate::stats::changepoint::{self, Fit, Kind, Point};
 use crate::suites::Measurements;
 use crate::units::{ns_per_unit, quantity, Quantity};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 use std::cmp::Ordering;
@@ -162,6 +161,11 @@ pub struct HistoryReport {
     /// Series without a change.
     pub quiet: usize,
     pub machine_changes: Vec<MachineChange>,
+    /// Per commit, the factor all time series shared at that commit that
+    /// was taken out before fitting them (the machine's wobble from run to
+    /// run; `stats::changepoint::fit_together`); null when none was (fewer
+    /// than three time series, or taking it out made them no quieter).
+    pub shared: Option<Vec<f64>>,
     /// Series left out, and why.
     pub warnings: Vec<String>,
 }
@@ -194,9 +198,22 @@ pub fn history(docs: &[(&str, &Document)], opts: &Options, order: OrderChoice) -
     let files: Vec<HistoryFile> = perm.iter().map(|&i| described[i].0.clone()).collect();
     let ordered: Vec<&Document> = perm.iter().map(|&i| docs[i].1).collect();
     let (columns, mut warnings) = collect_series(&ordered, opts.confidence);
+    let points: Vec<Vec<Option<Point>>> = columns
+        .iter()
+        .map(|c| c.cells.iter().map(|x| x.map(|(_, p)| p)).collect())
+        .collect();
+    // Only times move with the machine's state together.
+    let joint: Vec<bool> = columns
+        .iter()
+        .map(|c| quantity(&c.unit) == Quantity::Time)
+        .collect();
+    let together = changepoint::fit_together(&points, &joint);
+    let shared = (!together.shared.is_empty())
+        .then(|| together.shared.iter().map(|d| d.exp()).collect());
     let mut series: Vec<SeriesHistory> = columns
-        .into_par_iter()
-        .filter_map(|c| fit_series(c, &files, opts.confidence))
+        .into_iter()
+        .zip(together.fits)
+        .filter_map(|(c, f)| Some(describe_series(c, f?, &files, opts.confidence)))
         .collect();
     let machine_changes = machine_changes(&mut series, &files);
     series.sort_by(|a, b| {
@@ -212,6 +229,7 @@ pub fn history(docs: &[(&str, &Document)], opts: &Options, order: OrderChoice) -
         series,
         quiet,
         machine_changes,
+        shared,
         warnings,
     }
 }
@@ -478,10 +496,8 @@ fn median_se(xs: &[f64], z: f64) -> (f64, f64, f64) {
     (m, se, z)
 }
 
-/// The fitted history of one series.
-fn fit_series(c: Column, files: &[HistoryFile], confidence: f64) -> Option<SeriesHistory> {
-    let points: Vec<Option<Point>> = c.cells.iter().map(|x| x.map(|(_, p)| p)).collect();
-    let fit = changepoint::fit(&points)?;
+/// The fitted history of one series as the report has it.
+fn describe_series(c: Column, fit: Fit, files: &[HistoryFile], confidence: f64) -> SeriesHistory {
     let z = Normal::standard().inverse_cdf(0.5 + confidence / 2.0);
     let interval = |v: f64, se: f64| Interval {
         estimate: v.exp(),
@@ -515,7 +531,7 @@ fn fit_series(c: Column, files: &[HistoryFile], confidence: f64) -> Option<Serie
             }
         })
         .collect();
-    Some(SeriesHistory {
+    SeriesHistory {
         unit_ns: ns_per_unit(&c.unit),
         levels: fit
             .segments
@@ -541,7 +557,7 @@ fn fit_series(c: Column, files: &[HistoryFile], confidence: f64) -> Option<Serie
             within: fit.within,
             between: fit.between,
         },
-    })
+    }
 }
 
 /// Commits where most series (at least two, of at least three with data
