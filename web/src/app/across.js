@@ -19,6 +19,9 @@
 //                  compute a report of suites a part per worker, analyzer.js}
 //   current()      whether this update is still the newest
 //   again()        update it again (after one of its controls changed)
+//   open(name, patch)  show another cell across files with `patch` merged
+//                  into its view (the History cell opens the Comparison of
+//                  two commits); resolves with that cell's slot once drawn
 // and optionally `link = {key, restore(value), save(view)}`: what a link keeps
 // of its view, under that key of the page's state (state.js).
 
@@ -100,8 +103,18 @@ export class AcrossCells {
       ask: (keys, params, how = {}) => this.askAnalyzer(cell.info.name, keys, options, params, how),
       current: () => run === cell.run,
       again: () => this.update(cell),
+      open: (name, patch) => this.open(name, patch),
     };
     await cell.module.update(cell.slot, selectInputs(cell.info.needs, files), ctx);
+  }
+
+  /** The cell across files `name` updated with `patch` merged into its view; resolves with its slot (null: no such cell). */
+  async open(name, patch) {
+    const cell = this.cells.find((c) => c.info.name === name);
+    if (!cell) return null;
+    Object.assign(cell.view, patch);
+    await this.update(cell);
+    return cell.slot;
   }
 
   /** Cancel: answers to requests asked so far are dropped, placeholders removed. */

@@ -71,7 +71,8 @@ function warmUpsToggle(on, set) {
  * file], only: Set of suites showing only the items that differ (kept in
  * the link, state.js; this cell adds and removes suites), seriesFiles:
  * [{key, name}] of files with series, showSeries(key): compare one's series
- * instead}.
+ * instead, pair: null, or {label, back()} for two files opened from another
+ * cell (the History cell's commits around a change)}.
  */
 export function compareCell(report, ctx) {
   const files = report.files;
@@ -102,7 +103,10 @@ export function compareCell(report, ctx) {
     ctx.seriesFiles?.length ? [' ', h('label', { class: 'toggle inline-control' }, 'Compare the series of one file instead: ',
       h('select', { 'data-testid': 'series-file', onchange: (e) => { if (e.target.value) ctx.showSeries(e.target.value); } },
         h('option', { value: '' }, '\u2014'),
-        ctx.seriesFiles.map((f) => h('option', { value: f.key }, f.name))))] : null),
+        ctx.seriesFiles.map((f) => h('option', { value: f.key }, f.name))))] : null,
+    ctx.pair ? h('p', { class: 'summary-line', 'data-testid': 'compare-pair', tabindex: '-1' },
+      `Two files: ${ctx.pair.label}. `,
+      h('button', { type: 'button', class: 'button small', 'data-testid': 'compare-pair-back', onclick: () => ctx.pair.back() }, 'Compare every file again')) : null),
   fileLegend(files),
   );
   for (const suite of report.suites) section.append(later(() => suiteBlock(suite, files, ctx.only)));

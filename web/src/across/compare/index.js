@@ -22,7 +22,8 @@ export const link = {
       : [];
     const reference = typeof o.ref === 'string' && o.ref.length <= MAX_TEXT ? o.ref : null;
     // (update adds `seriesKey`: with several files, the one whose series
-    // are shown, not kept in links.)
+    // are shown; and `pair`, `pairLabel`: two files opened from another
+    // cell, ctx.open; neither kept in links.)
     return { pool: o.pool === true, warmUps: o.warm === true, reference, only: new Set(only), every: o.all === true };
   },
   save(view) {
@@ -42,9 +43,13 @@ export const link = {
  */
 export async function update(slot, inputs, ctx) {
   const view = ctx.view;
-  const [keys = []] = inputs;
+  const [shared = []] = inputs;
   if (view.seriesKey != null && !ctx.files.some((f) => f.key === view.seriesKey)) view.seriesKey = null;
-  const series = keys.length < 2 || view.seriesKey != null;
+  // Two files chosen elsewhere (the History cell's commits around a change),
+  // while both are still loaded and share a suite.
+  if (view.pair && !view.pair.every((k) => shared.includes(k))) view.pair = null;
+  const keys = view.pair ?? shared;
+  const series = keys.length < 2 || (view.seriesKey != null && !view.pair);
   const file = series ? seriesFile(ctx) : null;
   if (series && !file) {
     slot.replaceChildren();
@@ -87,7 +92,8 @@ async function filesSideBySide(keys, ctx) {
     setWarmUps: (on) => { view.warmUps = on; ctx.again(); },
     // Files whose series can be compared with each other instead.
     seriesFiles: ctx.files.filter((f) => (f.report.info?.suites ?? []).includes(series)).map(({ key, name }) => ({ key, name })),
-    showSeries: (key) => { view.seriesKey = key; ctx.again(); },
+    showSeries: (key) => { view.seriesKey = key; view.pair = null; ctx.again(); },
+    pair: view.pair ? { label: view.pairLabel ?? '', back: () => { view.pair = null; ctx.again(); } } : null,
   });
 }
 
