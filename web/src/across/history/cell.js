@@ -226,7 +226,7 @@ export function historyCell(report, open) {
       h('h3', {}, 'Changed series'),
       chartKey(),
       list,
-      showMore(list, changed.length, (i) => seriesBlock(changed[i], report.files, openOf(changed[i])), { first: FIRST_CHARTS, noun: 'charts', parts: 1 }),
+      showMore(list, changed.length, (i) => seriesBlock(changed[i], report.files, openOf(changed[i])), { first: FIRST_CHARTS, noun: 'charts' }),
     ]));
   }
   return section;
