@@ -9,7 +9,10 @@
 // button (by keyboard), its row and its band in the chart each open the
 // Comparison cell on the two commits around it, and it goes back to every
 // file. `tickbook report` of the files keeps the cell: opened from file://,
-// it recomputes the same changes.
+// it recomputes the same changes. Last, the history study's real hyperfine
+// files (tests/fixtures/history/hyperfine: 80 commits measured with known
+// steps, a drift and disturbed commits) opened as a folder: the same
+// changes as `tickbook history --json` on that folder.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +20,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  ARTIFACTS, WEB_DIST, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, assertClean, sameNumber, num,
+  ARTIFACTS, FIXTURES, WEB_DIST, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, assertClean, sameNumber, num,
 } from './harness.mjs';
 import { snapshotCharts, ChartCheck, listProblems } from './marks.mjs';
 import { historyFiles } from './history-files.mjs';
@@ -304,6 +307,36 @@ test('tickbook report keeps the History cell: opened offline, the same changes',
       }
     });
     assert.equal(await page.locator('[data-testid=history-chart]').count(), expected.series.filter((x) => x.change_points.length).length);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the history study\'s real hyperfine files, opened as a folder: the changes of tickbook history --json', { timeout: 240_000 }, async () => {
+  const dir = path.join(FIXTURES, 'history/hyperfine');
+  const real = JSON.parse(await tickbook(['history', '--json', dir]));
+  const { page, problems, close } = await openBrowser(server.url, { viewport: { width: 1024, height: 900 } });
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=folder-input]', dir);
+    await waitForFiles(page, real.files.length, 180_000);
+    await page.waitForSelector('[data-testid=history-cell]:not([data-pending]) [data-testid=history-summary]', { timeout: 120_000 });
+    const order = await page.$eval('[data-testid=history-order]', (d) => d.dataset.order);
+    assert.equal(order, real.order);
+    const rows = await changeRows(page);
+    const want = changesBySize(real);
+    assert.equal(rows.length, Math.min(want.length, 30));
+    rows.forEach((row, k) => {
+      const { s, c } = want[k];
+      assert.deepEqual({ series: row.series, kind: row.kind, index: num(row.index), end: num(row.end) }, { series: s.name, kind: c.kind, index: c.index, end: c.end });
+      for (const [key, value] of [['ratio', c.ratio.estimate], ['lo', c.ratio.low], ['hi', c.ratio.high], ['p', c.p]]) {
+        assert.ok(sameNumber(num(row[key]), value), `${s.name} at ${c.index}: ${key}`);
+      }
+    });
+    const summary = await page.$eval('[data-testid=history-summary]', (p) => ({ ...p.dataset }));
+    assert.equal(num(summary.quiet), real.quiet);
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
   } finally {
