@@ -168,7 +168,7 @@ test('the History cell equals tickbook history --json, its charts read back', { 
       }
       assert.equal(row.cause, c.cause, what);
       assert.equal(row.regression, String(c.regression), what);
-      assert.equal(row.verdict, c.regression ? 'regression' : 'improvement', what);
+      assert.equal(row.verdict, c.regression == null ? (c.ratio.estimate > 1 ? 'higher' : 'lower') : c.regression ? 'regression' : 'improvement', what);
       assert.equal(row.machine, c.cause === 'machine', what);
       assert.ok(row.where.includes(path.basename(c.file)), `${what}: ${row.where}`);
       // "1.1010× [1.0950, 1.1070]": each figure within half its last shown digit.

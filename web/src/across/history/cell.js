@@ -10,6 +10,7 @@
 
 import { h, later, showMore, svgEl } from '../../ui/dom.js';
 import { plotKey, glyph } from '../../ui/key.js';
+import { warningsList } from '../../ui/cell.js';
 import { fmtCount, fmtFactor, fmtProb, fmtSignedPercent, scaleOf, ciDecimals } from '../../ui/units.js';
 import { historyChart, commitsAround, fmtEstimate } from './chart.js';
 
@@ -58,10 +59,12 @@ function whereText(c, files) {
 /** The verdict badges: regression or improvement, and the machine when it is the likely cause. */
 function verdict(c, series) {
   const time = series.unit_ns != null;
-  const word = c.regression ? (time ? 'slower' : 'higher') : (time ? 'faster' : 'lower');
+  const up = c.ratio.estimate > 1;
+  const word = up ? (time ? 'slower' : 'higher') : (time ? 'faster' : 'lower');
+  // (No regression or improvement for a quantity where more is not worse: regression is null.)
+  const [cls, text] = c.regression == null ? ['neutral', up ? 'higher' : 'lower'] : c.regression ? ['bad', 'regression'] : ['ok', 'improvement'];
   return [
-    h('span', { class: ['badge', c.regression ? 'bad' : 'ok'], 'data-testid': 'history-verdict', title: `${fmtSignedPercent(c.ratio.estimate - 1)}: ${word}` },
-      c.regression ? 'regression' : 'improvement'),
+    h('span', { class: ['badge', cls], 'data-testid': 'history-verdict', title: `${fmtSignedPercent(c.ratio.estimate - 1)}: ${word}` }, text),
     c.cause === 'machine'
       ? [' ', h('span', { class: 'badge warn', 'data-testid': 'history-machine', title: 'most series changed at this commit at once' }, 'likely the machine')]
       : null,
@@ -91,7 +94,7 @@ function changeRow({ series, c, k }, files, open) {
     'data-testid': 'history-change', class: 'clickable',
     dataset: {
       series: series.name, change: k, kind: c.kind, index: c.index, end: c.end, file: c.file,
-      ratio: r.estimate, lo: r.low, hi: r.high, p: c.p, cause: c.cause, regression: c.regression,
+      ratio: r.estimate, lo: r.low, hi: r.high, p: c.p, cause: c.cause, regression: String(c.regression),
       before: c.before.estimate, after: c.after.estimate, from: a, to: b,
     },
     onclick: () => open(c),
@@ -219,6 +222,9 @@ export function historyCell(report, open) {
   h('strong', {}, fmtCount(changed.length)), ` of ${fmtCount(report.series.length)} series in three files or more changed (${fmtCount(changes)} change${changes === 1 ? '' : 's'}); `,
   h('strong', {}, fmtCount(report.quiet)), ` quiet series (no change) are counted, not listed.`),
   machineNotes(report),
+  report.shared ? h('p', { class: 'muted', 'data-testid': 'history-shared', dataset: { commits: report.shared.length } },
+    'The run-to-run wobble the time series shared commit by commit (the machine\u2019s state at each run) was taken out before the levels were fitted, so a commit\u2019s estimate may sit off its level by that commit\u2019s shared factor (docs/methods.md).') : null,
+  warningsList(report.warnings),
   changesTable(report, (c) => open(byChange.get(c), c)));
   if (changed.length) {
     const list = h('div', { class: 'history-charts' });

@@ -88,7 +88,7 @@ export function historyChart(series, files, open, point) {
   const labelAnchor = (x) => ((x + 0.5) / n < 0.08 ? 'start' : (x + 0.5) / n > 0.92 ? 'end' : 'middle');
   // Smaller dots the more commits share the width.
   const dotRadius = n > 300 ? 1.2 : n > 100 ? 1.8 : 2.5;
-  const colour = (c) => (c.cause === 'machine' ? 'var(--warn)' : c.regression ? 'var(--bad)' : 'var(--ok)');
+  const colour = (c) => (c.cause === 'machine' ? 'var(--warn)' : c.regression == null ? 'currentColor' : c.regression ? 'var(--bad)' : 'var(--ok)');
   const figure = chartFigure({
     testid: 'history-chart',
     caption: `${series.name}: each commit's estimate with its interval, the fitted levels, and the changes.`,
