@@ -1,6 +1,6 @@
-// The History cell end to end: twelve per-commit samples files generated
-// with known changes (history-files.mjs: a +10 % step at commit 6 of s000, a
-// −8 % step at commit 4 of s002, s001 unchanged), loaded together. The cell
+// The History cell end to end: twenty per-commit samples files generated
+// with known changes (history-files.mjs: a +10 % step at commit 10 of s000, a
+// −8 % step at commit 6 of s002, s001 unchanged), loaded together. The cell
 // shows the order used and the changes exactly as `tickbook history --json`
 // on the same files; each changed series' chart draws every commit's
 // estimate and interval, the fitted levels, the steps and their labels where
@@ -25,8 +25,8 @@ import {
 import { snapshotCharts, ChartCheck, listProblems } from './marks.mjs';
 import { historyFiles } from './history-files.mjs';
 
-const COMMITS = 12;
-const STEPS = [{ series: 0, at: 6, ratio: 1.1 }, { series: 2, at: 4, ratio: 0.92 }];
+const COMMITS = 20;
+const STEPS = [{ series: 0, at: 10, ratio: 1.1 }, { series: 2, at: 6, ratio: 0.92 }];
 let tmp, files, server, expected;
 
 before(async () => {
@@ -35,7 +35,7 @@ before(async () => {
   const dir = path.join(tmp, 'history');
   await mkdir(dir, { recursive: true });
   files = [];
-  for (const [name, text] of historyFiles({ commits: COMMITS, series: 3, executions: 3, measurements: 8, steps: STEPS, seed: 11 })) {
+  for (const [name, text] of historyFiles({ commits: COMMITS, series: 3, executions: 3, measurements: 8, steps: STEPS, seed: 11, noise: { between: 0.005, within: 0.003 } })) {
     const f = path.join(dir, name);
     await writeFile(f, text);
     files.push(f);
