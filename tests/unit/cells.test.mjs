@@ -46,6 +46,7 @@ test('acrossCells() lists the cells across files, each with the module that draw
   const list = acrossCells();
   assert.deepEqual(list, [
     { name: 'compare', title: 'Comparison', needs: { kind: 'sharing', min: 2, series: 'samples' } },
+    { name: 'history', title: 'History', needs: { kind: 'all', min: 3 } },
     { name: 'campaign', title: 'Campaign', needs: { kind: 'all', min: 3 } },
     { name: 'native', title: 'WebAssembly against native', needs: { kind: 'pairs', first: 'browser', second: 'ops' } },
   ]);

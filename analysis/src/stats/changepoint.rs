@@ -43,6 +43,8 @@ pub const TRANSIENT_MAX: usize = 3;
 const PENALTY_PER_LN: f64 = 3.0;
 /// Further penalty of a drift segment, times ln(commits with data).
 const DRIFT_PENALTY_PER_LN: f64 = 1.5;
+/// The least penalty of a drift: χ²₁'s 0.1 % point.
+const PENALTY_FLOOR: f64 = 10.83;
 /// The smallest standard deviation a commit's value is given (log scale):
 /// identical counts would otherwise weigh infinitely.
 const NOISE_FLOOR: f64 = 1e-6;
@@ -129,7 +131,9 @@ pub fn fit_excluding(points: &[Option<Point>], excluded: &[bool]) -> Option<Fit>
         .collect();
     let ln_n = (with_data as f64).ln().max(1.0);
     let penalty = PENALTY_PER_LN * ln_n;
-    let drift_penalty = DRIFT_PENALTY_PER_LN * ln_n;
+    // Never below χ²₁'s 0.1 % point: a short history would take a chance
+    // trend of its noise for a drift.
+    let drift_penalty = (DRIFT_PENALTY_PER_LN * ln_n).max(PENALTY_FLOOR);
     let mut disturbed: Vec<bool> = (0..pts.len())
         .map(|i| excluded.get(i).copied().unwrap_or(false))
         .collect();
@@ -220,17 +224,33 @@ pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
             shared: Vec::new(),
         };
     }
-    let mut fits = alone.clone();
-    let mut shared = vec![0.0; n];
-    for _ in 0..3 {
-        let residuals: Vec<Vec<Option<f64>>> = members
-            .iter()
+    let residuals_of = |fits: &[Option<Fit>]| -> Vec<Vec<Option<f64>>> {
+        members
+            .par_iter()
             .map(|&s| {
                 (0..n)
                     .map(|i| Some(series[s][i]?.y - fits[s].as_ref()?.value_at(i)?))
                     .collect()
             })
-            .collect();
+            .collect()
+    };
+    // Worth the refits only when the others' centre explains a good part
+    // of each series' residuals (a sixth of their spread, the bar below).
+    let first = residuals_of(&alone);
+    if !shares_enough(&first, &leave_one_out(&first, n)) {
+        return Together {
+            fits: alone,
+            shared: Vec::new(),
+        };
+    }
+    let mut fits = alone.clone();
+    let mut shared = vec![0.0; n];
+    for round in 0..3 {
+        let residuals = if round == 0 {
+            first.clone()
+        } else {
+            residuals_of(&fits)
+        };
         let all: Vec<usize> = (0..members.len()).collect();
         let Some((machine, excluded)) = machine_history(&residuals, &all, n) else {
             return Together {
@@ -238,6 +258,7 @@ pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
                 shared: Vec::new(),
             };
         };
+        let loo = leave_one_out(&residuals, n);
         shared = (0..n)
             .map(
                 |i| match (centre_of(&residuals, &all, i), machine.value_at(i)) {
@@ -252,11 +273,10 @@ pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
                 let Some(k) = members.iter().position(|&m| m == s) else {
                     return alone[s].clone();
                 };
-                let others: Vec<usize> = all.iter().copied().filter(|&j| j != k).collect();
                 let adjusted: Vec<Option<Point>> = (0..n)
                     .map(|i| {
                         let x = series[s][i]?;
-                        let d = match (centre_of(&residuals, &others, i), machine.value_at(i)) {
+                        let d = match (loo[k][i], machine.value_at(i)) {
                             (Some(c), Some(v)) if !excluded[i] => c - v,
                             _ => 0.0,
                         };
@@ -283,6 +303,53 @@ pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
         };
     }
     Together { fits, shared }
+}
+
+/// Each series' residual at each commit less the others' centre there,
+/// against the residual itself: whether, for most series, that takes a
+/// sixth or more off their spread.
+fn shares_enough(residuals: &[Vec<Option<f64>>], loo: &[Vec<Option<f64>>]) -> bool {
+    let mut ratios: Vec<f64> = residuals
+        .iter()
+        .zip(loo)
+        .filter_map(|(r, c)| {
+            let (mut before, mut after) = (0.0, 0.0);
+            for (x, m) in r.iter().zip(c) {
+                if let (Some(x), Some(m)) = (x, m) {
+                    before += x * x;
+                    after += (x - m) * (x - m);
+                }
+            }
+            (before > 0.0).then(|| (after / before).sqrt())
+        })
+        .collect();
+    ratios.len() >= 3 && median(&mut ratios) <= 5.0 / 6.0
+}
+
+/// For every series and commit, the centre of the *other* series'
+/// residuals there ([`centre_of`] without it), from one sort per commit.
+fn leave_one_out(residuals: &[Vec<Option<f64>>], n: usize) -> Vec<Vec<Option<f64>>> {
+    let mut out = vec![vec![None; n]; residuals.len()];
+    for i in 0..n {
+        let mut here: Vec<(f64, usize)> = residuals
+            .iter()
+            .enumerate()
+            .filter_map(|(k, r)| Some((r[i]?, k)))
+            .collect();
+        here.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let m = here.len().saturating_sub(1);
+        for (p, &(_, k)) in here.iter().enumerate() {
+            // The j-th of the others is at j, or j + 1 past the series itself.
+            let at = |j: usize| here[if j < p { j } else { j + 1 }].0;
+            out[k][i] = match m {
+                0 | 1 => None,
+                2 => Some((at(0) + at(1)) / 2.0),
+                _ if m % 2 == 1 => Some(at(m / 2)),
+                _ => Some((at(m / 2 - 1) + at(m / 2)) / 2.0),
+            };
+        }
+    }
+    out
 }
 
 /// The centre of the residuals of series `of` at commit `i`: the median
