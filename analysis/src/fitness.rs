@@ -88,6 +88,9 @@ pub struct Finding {
     /// Why the signal could not be measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The rule in words, for a finding not judged by `thresholds` alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -114,6 +117,106 @@ pub struct Fitness {
     pub configuration: Vec<EnvCheck>,
     /// What the collector could not read.
     pub notes: Vec<String>,
+    /// The cells whose numbers a finding that is not fine bears on, each
+    /// with what it was: the suites judged over their own stretch of the
+    /// run (the samples before and after each), and the ops table's
+    /// throughputs when the core was shared.
+    pub affects: Vec<Affected>,
+}
+
+/// A cell measured while the machine was disturbed or unfit.
+#[derive(Debug, Clone, Serialize)]
+pub struct Affected {
+    /// The cell's key (a suite's name).
+    pub cell: String,
+    pub level: Level,
+    /// One sentence with the figures, e.g. "measured while disturbed:
+    /// other tasks took the measuring CPU … 12 % of the run".
+    pub text: String,
+}
+
+impl Fitness {
+    /// Adds a finding read from a suite's data rather than the
+    /// environment (the ops table's issue width), raising the verdict.
+    pub fn add(&mut self, f: Finding) {
+        self.findings.push(f);
+        self.verdict = verdict_of(&self.findings);
+    }
+
+    /// The fitness of a file with no environment section (written before
+    /// format 1.2) but findings from its data.
+    pub fn without_environment(findings: Vec<Finding>) -> Fitness {
+        Fitness {
+            verdict: verdict_of(&findings),
+            findings,
+            span_s: 0.0,
+            measuring_cpu: None,
+            core_clock_ghz: Vec::new(),
+            configuration: Vec::new(),
+            notes: vec!["the file has no environment section (written before format 1.2): only what its data show is judged".into()],
+            affects: Vec::new(),
+        }
+    }
+}
+
+fn verdict_of(findings: &[Finding]) -> Level {
+    findings
+        .iter()
+        .map(|f| f.level)
+        .max()
+        .filter(|l| *l != Level::Unknown)
+        .unwrap_or(Level::Unknown)
+}
+
+/// Each suite judged over its own stretch of the run: from the sample
+/// before it (`start` or `after` the suite before) to `after SUITE`, the
+/// samples within included. Suites with no `after` sample (an interrupted
+/// run's last) are left out.
+pub fn by_suite(env: &Environment, suites: &[String]) -> Vec<(String, Fitness)> {
+    let mut out = Vec::new();
+    for suite in suites {
+        let end_label = format!("after {suite}");
+        let Some(end) = env.samples.iter().position(|s| s.at == end_label) else {
+            continue;
+        };
+        let start = env.samples[..end]
+            .iter()
+            .rposition(|s| s.at == "start" || s.at.starts_with("after "))
+            .unwrap_or(0);
+        if start >= end {
+            continue;
+        }
+        let part = Environment {
+            samples: env.samples[start..=end].to_vec(),
+            ..env.clone()
+        };
+        out.push((suite.clone(), assess(&part)));
+    }
+    out
+}
+
+/// The sentence a cell shows beside its numbers when its stretch of the
+/// run was not fine.
+pub fn affected(cell: &str, f: &Fitness) -> Option<Affected> {
+    if f.verdict < Level::Disturbed {
+        return None;
+    }
+    let what: Vec<&str> = f
+        .findings
+        .iter()
+        .filter(|x| x.level >= Level::Disturbed)
+        .map(|x| x.text.as_str())
+        .collect();
+    let word = if f.verdict == Level::Unfit {
+        "unfit"
+    } else {
+        "disturbed"
+    };
+    Some(Affected {
+        cell: cell.to_string(),
+        level: f.verdict,
+        text: format!("measured while the machine was {word}: {}", what.join("; ")),
+    })
 }
 
 /// One interval's numerator and denominator; the figure is their ratio
@@ -300,6 +403,7 @@ fn unknown(name: &'static str, unit: &'static str, t: Thresholds, why: String) -
         thresholds: t,
         advice: None,
         reason: Some(why),
+        rule: None,
     }
 }
 
@@ -352,6 +456,7 @@ fn signal_finding(s: &Signal, env: &Environment) -> Finding {
         thresholds: s.thresholds,
         advice: (figure >= s.thresholds.disturbed).then_some(s.advice),
         reason: None,
+        rule: None,
     }
 }
 
@@ -436,6 +541,7 @@ fn core_clock(env: &Environment) -> (Finding, Vec<(String, Option<f64>)>) {
             "the core clock moved during the run: set the governor to performance and turn boost off where you can (see the configuration), warm the machine up first, and keep other load off the machine",
         ),
         reason: None,
+        rule: None,
     };
     (finding, ghz)
 }
@@ -445,12 +551,7 @@ pub fn assess(env: &Environment) -> Fitness {
     let mut findings: Vec<Finding> = SIGNALS.iter().map(|s| signal_finding(s, env)).collect();
     let (clock, core_clock_ghz) = core_clock(env);
     findings.insert(2, clock);
-    let verdict = findings
-        .iter()
-        .map(|f| f.level)
-        .max()
-        .filter(|l| *l != Level::Unknown)
-        .unwrap_or(Level::Unknown);
+    let verdict = verdict_of(&findings);
     let span_s = match (env.samples.first(), env.samples.last()) {
         (Some(a), Some(b)) => ns(a, b) / 1e9,
         _ => 0.0,
@@ -468,6 +569,7 @@ pub fn assess(env: &Environment) -> Fitness {
             .cloned()
             .collect(),
         notes: env.notes.clone(),
+        affects: Vec::new(),
     }
 }
 

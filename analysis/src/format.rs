@@ -16,7 +16,7 @@ pub const FORMAT_TAG: &str = "tickbook";
 /// The major version this build reads; files of another major are rejected by name.
 pub const FORMAT_MAJOR: u64 = 1;
 /// The version this build writes.
-pub const FORMAT_VERSION: &str = "1.3";
+pub const FORMAT_VERSION: &str = "1.4";
 
 /// `kind` of a file written by a collector run.
 pub const KIND_RUN: &str = "run";

@@ -277,6 +277,7 @@ fn wasm_against_native() {
             native_op("div_u64", 10.0),
             native_op("div_i64", 10.0),
         ],
+        probes: Vec::new(),
     };
     let c = native_comparison(&d, &native, &Options::default());
     assert_eq!(c.native_clock, "portable");

@@ -379,6 +379,7 @@ fn full_ops() -> OpsData {
                 counter_2n_ticks: vec![],
             },
         ],
+        probes: Vec::new(),
     }
 }
 

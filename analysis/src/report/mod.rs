@@ -313,6 +313,7 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
         platform: None,
     });
     report.fitness = run.environment.as_ref().map(crate::fitness::assess);
+    fill_fitness_of_data(report, doc);
     if run.status != "complete" {
         report.warnings.push(format!(
             "the run is {}: only the suites it finished are here",
@@ -333,6 +334,65 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
         report.warnings.push(format!(
             "suite \"{name}\" is not known to this build of tickbook and was skipped"
         ));
+    }
+}
+
+/// What the fitness learns from the suites' data and spans: the ops
+/// table's issue width as a finding (a file without an environment gets a
+/// fitness of that alone), and which cells a finding that is not fine
+/// bears on.
+fn fill_fitness_of_data(report: &mut FileReport, doc: &RunDocument) {
+    use crate::fitness::{affected, by_suite, Finding, Fitness, Level, Thresholds};
+    let run = &doc.run;
+    let issue = doc
+        .ops
+        .as_ref()
+        .and_then(|d| crate::suites::ops::issue::check(d, Some(&run.host)));
+    let finding = issue.as_ref().map(|i| Finding {
+        signal: "shared_core",
+        level: if i.shared { Level::Disturbed } else { Level::Fine },
+        figure: i.factor,
+        unit: "×",
+        text: i.text.clone(),
+        evidence: "the one-cycle ALU operations' throughput (independent copies: add, sub, and, or, xor) in the ops table and in its probes before and after it, in core cycles".into(),
+        worst: None,
+        thresholds: Thresholds {
+            disturbed: 1.0,
+            unfit: None,
+        },
+        advice: i.shared.then_some(
+            "another thread ran on this core's other hardware thread (under a hypervisor, perhaps another tenant's): throughputs are not the core's; measure again, or on a dedicated instance, and read the ops table's latencies only",
+        ),
+        reason: None,
+        rule: Some(
+            "disturbed when the probed one-cycle ALU operations issue over 1.25× fewer a cycle, in the ops table or in a probe before or after it, than the core can: the larger of its published width (the core chosen by latencies, while the dependent add takes one cycle) and the widest phase's; the figure is that factor".into(),
+        ),
+    });
+    let shared = issue.as_ref().filter(|i| i.shared).map(|i| i.text.clone());
+    match (&mut report.fitness, finding) {
+        (Some(f), Some(x)) => f.add(x),
+        (None, Some(x)) if x.level > Level::Fine => {
+            report.fitness = Some(Fitness::without_environment(vec![x]))
+        }
+        _ => {}
+    }
+    let Some(f) = report.fitness.as_mut() else {
+        return;
+    };
+    let suites: Vec<String> = run.suites.iter().map(|s| s.suite.clone()).collect();
+    if let Some(env) = &run.environment {
+        for (suite, part) in by_suite(env, &suites) {
+            if let Some(a) = affected(&suite, &part) {
+                f.affects.push(a);
+            }
+        }
+    }
+    if let Some(text) = shared {
+        f.affects.push(crate::fitness::Affected {
+            cell: crate::suites::ops::Ops::NAME.into(),
+            level: Level::Disturbed,
+            text: format!("throughputs: {text}"),
+        });
     }
 }
 

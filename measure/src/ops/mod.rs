@@ -21,7 +21,7 @@ use std::time::Instant;
 use serde_json::json;
 use tickbook_analysis::stats::bootstrap::median;
 use tickbook_analysis::stats::differential::per_copy;
-use tickbook_analysis::suites::ops::{CoreClock, OpMeasurement, OpsData};
+use tickbook_analysis::suites::ops::{issue, CoreClock, OpMeasurement, OpsData, OpsProbe};
 
 use super::{signals, Ctx, SuiteFailure, SuiteOutput, SuiteResult};
 
@@ -350,6 +350,14 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         }
     }
 
+    // The one-cycle ALU operations once before the table and once after:
+    // whether the core's issue width was this thread's alone at both ends.
+    let probe_reps = reps.min(200);
+    let mut probes = vec![OpsProbe {
+        at: "start".to_string(),
+        ops: measure_selected(issue::PROBED, probe_reps, use_counter),
+    }];
+
     let bar = ctx.progress.bar("operations", defs.len() as u64);
     let mut ops: Vec<OpMeasurement> = Vec::with_capacity(defs.len());
     let mut interrupted = None;
@@ -445,6 +453,12 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         ));
     }
     bar.finish_with_message(format!("{} sequences", ops.len()));
+    if interrupted.is_none() {
+        probes.push(OpsProbe {
+            at: "end".to_string(),
+            ops: measure_selected(issue::PROBED, probe_reps, use_counter),
+        });
+    }
 
     let summary = summary_lines(&ops, core_clock.as_ref());
     let data = OpsData {
@@ -455,6 +469,7 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         repetitions: reps as u32,
         core_clock,
         ops,
+        probes,
     };
     let config = json!({
         "mode": if ctx.quick { "quick" } else { "full" },
@@ -463,6 +478,10 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
         "warmup_runs_per_length": warmup,
     "core_clock_samples": format!(
             "{core_samples} before the operations, then {core_samples_after} after each"
+        ),
+        "probes": format!(
+            "the one-cycle ALU operations ({}) timed again before and after the table, {probe_reps} repetitions each",
+            issue::PROBED.iter().map(|(n, f)| format!("{n} {f}")).collect::<Vec<_>>().join(", ")
         ),
         "pinned_cpu": pinned_cpu,
         "counter": {

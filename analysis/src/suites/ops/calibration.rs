@@ -429,6 +429,7 @@ mod tests {
                     op(&format!("op{i}"), c * scale, 0.3 + 1.2 * c * scale + wobble)
                 })
                 .collect(),
+            probes: Vec::new(),
         }
     }
 

@@ -22,6 +22,20 @@ pub struct OpsData {
     #[serde(default)]
     pub core_clock: Option<CoreClock>,
     pub ops: Vec<OpMeasurement>,
+    /// The one-cycle ALU operations timed again, in the same way, before
+    /// the table and after it: whether the core's issue width was this
+    /// thread's alone at both ends of the suite (`issue.rs`). Absent in
+    /// files before format 1.4.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<OpsProbe>,
+}
+
+/// One probe of the one-cycle ALU operations (`start` or `end` of the
+/// suite).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OpsProbe {
+    pub at: String,
+    pub ops: Vec<OpMeasurement>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

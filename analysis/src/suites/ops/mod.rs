@@ -4,6 +4,7 @@
 
 mod calibration;
 mod data;
+pub mod issue;
 pub mod published;
 pub mod report;
 mod row;
@@ -32,7 +33,13 @@ impl Suite for Ops {
 
     fn report(data: &OpsData, cx: &mut Context) -> OpsReport {
         let mut r = ops_report(data, cx.options);
-        r.published = published::compare(&r.ops, cx.host);
+        r.issue = issue::check(data, cx.host);
+        let shared = r
+            .issue
+            .as_ref()
+            .filter(|i| i.shared)
+            .map(|i| i.text.as_str());
+        r.published = published::compare(&r.ops, cx.host, shared);
         r.published_absent = published::absent_for(cx.host);
         r
     }

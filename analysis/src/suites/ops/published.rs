@@ -426,6 +426,10 @@ pub struct PublishedComparison {
     pub rule: String,
     /// Every core, best first.
     pub scores: Vec<CoreScore>,
+    /// Why the scores count latencies only (the core was shared), when
+    /// they do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latencies_only: Option<String>,
     pub discriminating: Vec<Discriminator>,
     pub rows: Vec<PublishedRow>,
 }
@@ -635,6 +639,60 @@ fn share_order(a: &CoreScore, b: &CoreScore) -> std::cmp::Ordering {
         .then(a.core.cmp(&b.core))
 }
 
+/// The core whose figures a table is held to when its throughputs may be
+/// slowed by a sibling thread: CPUID's pick on bare metal, else the best
+/// match on latencies alone (a dependency chain is not slowed by another
+/// thread on the core). With how it was chosen.
+pub fn latency_core(
+    figs: &Figures,
+    rows: &[OpRow],
+    host: Option<&Host>,
+) -> Option<(String, String)> {
+    let cpu = host.map(|h| &h.cpu);
+    let hypervisor = host
+        .is_some_and(|h| h.hypervisor.is_some() || h.cpu.flags.iter().any(|f| f == "hypervisor"));
+    let pick = reported_core(
+        cpu.and_then(|c| c.vendor.as_deref()),
+        cpu.and_then(|c| c.family),
+        cpu.and_then(|c| c.model),
+    );
+    if let (Some((c, _)), false) = (pick, hypervisor) {
+        return Some((c.key.to_string(), "CPUID: bare metal, a known model".into()));
+    }
+    let mut scores: Vec<CoreScore> = CORES.iter().map(|c| score(figs, rows, c)).collect();
+    scores.sort_by(|a, b| {
+        let s = |x: &CoreScore| x.latency.share().unwrap_or(-1.0);
+        s(b).total_cmp(&s(a))
+            .then(b.latency.agree.cmp(&a.latency.agree))
+            .then(a.core.cmp(&b.core))
+    });
+    let best = scores.first().filter(|s| s.latency.share().is_some())?;
+    Some((
+        best.core.clone(),
+        "best match on latencies alone (the reported model need not be the hardware's)".into(),
+    ))
+}
+
+/// Every core's score, best first; on latencies alone, with why, when the
+/// core's issue width was shared.
+fn scored(
+    figs: &Figures,
+    rows: &[OpRow],
+    shared: Option<&str>,
+) -> (Vec<CoreScore>, Option<String>) {
+    let latencies_only = shared.map(|text| {
+        format!("scored on latencies alone: {text}; throughputs are shown but not counted")
+    });
+    let mut scores: Vec<CoreScore> = CORES.iter().map(|c| score(figs, rows, c)).collect();
+    if latencies_only.is_some() {
+        for s in &mut scores {
+            s.share = s.latency.share();
+        }
+    }
+    scores.sort_by(share_order);
+    (scores, latencies_only)
+}
+
 /// Why a host's table has no comparison at all, when the figures have no
 /// core of its architecture (every core in `op-latencies.csv` is x86-64):
 /// said rather than comparing, say, an aarch64 table with x86 cores.
@@ -650,7 +708,16 @@ pub fn absent_for(host: Option<&Host>) -> Option<String> {
 
 /// The comparison of an ops table with the published figures, or `None`
 /// when there is nothing to compare: not x86_64, or no core-cycle times.
-pub fn compare(rows: &[OpRow], host: Option<&Host>) -> Option<PublishedComparison> {
+///
+/// When the core's issue width was shared (`shared`: the issue check's
+/// sentence, `issue.rs`), throughputs measure the sharing, not the core:
+/// the cores are then scored on latencies alone and `latencies_only` says
+/// so.
+pub fn compare(
+    rows: &[OpRow],
+    host: Option<&Host>,
+    shared: Option<&str>,
+) -> Option<PublishedComparison> {
     let figs = Figures::embedded().ok()?;
     if let Some(h) = host {
         if h.arch != "x86_64" {
@@ -685,8 +752,7 @@ pub fn compare(rows: &[OpRow], host: Option<&Host>) -> Option<PublishedCompariso
         hypervisor,
     };
 
-    let mut scores: Vec<CoreScore> = CORES.iter().map(|c| score(figs, rows, c)).collect();
-    scores.sort_by(share_order);
+    let (scores, latencies_only) = scored(figs, rows, shared);
     let best = scores.first().filter(|s| s.share.is_some());
     let best_key = best.map(|s| s.core.clone());
 
@@ -710,9 +776,13 @@ pub fn compare(rows: &[OpRow], host: Option<&Host>) -> Option<PublishedCompariso
             _ => "reports no CPUID model".to_string(),
         },
     };
-    let summary = match best {
-        Some(b) => format!("{reports}, behaves like {}", b.name),
-        None => format!("{reports}; no operation comparable with any core"),
+    let summary = match (best, &latencies_only) {
+        (Some(b), None) => format!("{reports}, behaves like {}", b.name),
+        (Some(b), Some(_)) => format!(
+            "{reports}, behaves like {} on latencies (throughputs left out: the core's issue width was shared)",
+            b.name
+        ),
+        (None, _) => format!("{reports}; no operation comparable with any core"),
     };
 
     let rows_out: Vec<PublishedRow> = match &core {
@@ -781,6 +851,7 @@ pub fn compare(rows: &[OpRow], host: Option<&Host>) -> Option<PublishedCompariso
         ),
         reported,
         scores,
+        latencies_only,
         discriminating,
         rows: rows_out,
     })
@@ -928,7 +999,7 @@ mod tests {
         let figs = Figures::embedded().unwrap();
         for c in CORES {
             let rows = table_of(c.key);
-            let r = compare(&rows, Some(&host("GenuineIntel", 6, 0x01, None))).unwrap();
+            let r = compare(&rows, Some(&host("GenuineIntel", 6, 0x01, None)), None).unwrap();
             let own = r.scores.iter().find(|s| s.core == c.key).unwrap();
             assert_eq!(own.share, Some(1.0), "{}: {:?}", c.key, own.differs);
             assert_eq!(r.scores[0].share, Some(1.0));
@@ -948,11 +1019,11 @@ mod tests {
             assert_eq!(r.core, r.best_match);
         }
         // Zen 4 against Zen 3, Redwood Cove against Golden Cove: told apart.
-        let r = compare(&table_of("zen4"), None).unwrap();
+        let r = compare(&table_of("zen4"), None, None).unwrap();
         assert_eq!(r.best_match.as_deref(), Some("zen4"));
         let zen3 = r.scores.iter().find(|s| s.core == "zen3").unwrap();
         assert!(zen3.share.unwrap() < 1.0);
-        let r = compare(&table_of("redwood_cove"), None).unwrap();
+        let r = compare(&table_of("redwood_cove"), None, None).unwrap();
         assert_eq!(r.best_match.as_deref(), Some("redwood_cove"));
     }
 
@@ -961,7 +1032,7 @@ mod tests {
         let rows = table_of("redwood_cove");
         // Bare metal, a known model: the rows are CPUID's core, and the
         // best match is still shown.
-        let r = compare(&rows, Some(&host("GenuineIntel", 6, 167, None))).unwrap();
+        let r = compare(&rows, Some(&host("GenuineIntel", 6, 167, None)), None).unwrap();
         assert_eq!(r.reported.core.as_deref(), Some("cypress_cove"));
         assert_eq!(r.core.as_deref(), Some("cypress_cove"));
         assert!(r.chosen_by.starts_with("CPUID"), "{}", r.chosen_by);
@@ -973,6 +1044,7 @@ mod tests {
         let r = compare(
             &rows,
             Some(&host("GenuineIntel", 6, 167, Some("KVMKVMKVM"))),
+            None,
         )
         .unwrap();
         assert_eq!(r.core.as_deref(), Some("redwood_cove"));
@@ -980,12 +1052,12 @@ mod tests {
         // The hypervisor flag alone counts.
         let mut h = host("AuthenticAMD", 25, 17, None);
         h.cpu.flags = vec!["hypervisor".into()];
-        let r = compare(&table_of("zen4"), Some(&h)).unwrap();
+        let r = compare(&table_of("zen4"), Some(&h), None).unwrap();
         assert_eq!(r.summary, "reports Genoa (Zen 4), behaves like Zen 4");
         assert_eq!(r.core.as_deref(), Some("zen4"));
         assert_eq!(r.reported.hypervisor.as_deref(), Some("hypervisor flag"));
         // An unknown model: the best match, and the model said as reported.
-        let r = compare(&rows, Some(&host("GenuineIntel", 6, 0x55, None))).unwrap();
+        let r = compare(&rows, Some(&host("GenuineIntel", 6, 0x55, None)), None).unwrap();
         assert_eq!(r.core.as_deref(), Some("redwood_cove"));
         assert!(
             r.summary
@@ -996,19 +1068,19 @@ mod tests {
         // Not x86_64, or no core cycles: nothing to compare.
         let mut arm = host("x", 0, 0, None);
         arm.arch = "aarch64".into();
-        assert!(compare(&rows, Some(&arm)).is_none());
+        assert!(compare(&rows, Some(&arm), None).is_none());
         let why = absent_for(Some(&arm)).unwrap();
         assert!(why.starts_with("no published figures for aarch64"), "{why}");
         assert_eq!(absent_for(Some(&host("GenuineIntel", 6, 167, None))), None);
         assert_eq!(absent_for(None), None);
         let none: Vec<OpRow> = rows.iter().map(|r| row(&r.name, &r.form, None)).collect();
-        assert!(compare(&none, None).is_none());
+        assert!(compare(&none, None, None).is_none());
     }
 
     #[test]
     fn a_non_comparable_operation_is_never_counted() {
         let mut rows = table_of("zen4");
-        let base = compare(&rows, None).unwrap();
+        let base = compare(&rows, None, None).unwrap();
         let zen4 =
             |r: &PublishedComparison| r.scores.iter().find(|s| s.core == "zen4").unwrap().clone();
         // store_u64's latency, far off, and an operation without figures.
@@ -1022,7 +1094,7 @@ mod tests {
         let mut off = row("add_i64", "latency", Some(1000.0));
         off.implementation = "portable".into();
         rows.push(off);
-        let r = compare(&rows, None).unwrap();
+        let r = compare(&rows, None, None).unwrap();
         assert_eq!(zen4(&r).latency, zen4(&base).latency);
         assert_eq!(zen4(&r).throughput, zen4(&base).throughput);
         assert!(zen4(&r).differs.is_empty());
@@ -1058,7 +1130,7 @@ mod tests {
         {
             r.core_cycles.as_mut().unwrap().estimate = 4.0;
         }
-        let r = compare(&rows, None).unwrap();
+        let r = compare(&rows, None, None).unwrap();
         let s = zen4(&r);
         assert_eq!(s.latency.agree + 1, s.latency.comparable);
         assert_eq!(s.differs.len(), 1);
@@ -1080,7 +1152,7 @@ mod tests {
             .into_iter()
             .filter(|r| !(r.name == "div_u64" && r.form == "throughput"))
             .collect();
-        let base = compare(&without, None).unwrap();
+        let base = compare(&without, None, None).unwrap();
         let score = |r: &PublishedComparison, core: &str| {
             r.scores.iter().find(|s| s.core == core).unwrap().clone()
         };
@@ -1089,7 +1161,7 @@ mod tests {
         for v in [20.0, 7.0, 12.0, 40.0, 1.0, 9.0] {
             let mut rows = without.clone();
             rows.push(row("div_u64", "throughput", Some(v)));
-            let r = compare(&rows, None).unwrap();
+            let r = compare(&rows, None, None).unwrap();
             assert_eq!(r.core.as_deref(), Some("zen4"));
             let x = r
                 .rows
@@ -1114,7 +1186,7 @@ mod tests {
         for (v, agrees) in [(9.5, 1), (20.0, 0)] {
             let mut rows = without.clone();
             rows.push(row("div_u64", "throughput", Some(v)));
-            let r = compare(&rows, None).unwrap();
+            let r = compare(&rows, None, None).unwrap();
             let (s, b) = (score(&r, "redwood_cove"), score(&base, "redwood_cove"));
             assert_eq!(s.throughput.comparable, b.throughput.comparable + 1);
             assert_eq!(s.throughput.agree, b.throughput.agree + agrees);
@@ -1123,7 +1195,7 @@ mod tests {
         // reason where a source gives one (Zen 3's cvtsi2sd throughput).
         let mut rows = without.clone();
         rows.push(row("cvt_f64_i32", "throughput", Some(1.0)));
-        let r = compare(&rows, Some(&host("AuthenticAMD", 25, 0x21, None))).unwrap();
+        let r = compare(&rows, Some(&host("AuthenticAMD", 25, 0x21, None)), None).unwrap();
         assert_eq!(r.core.as_deref(), Some("zen3"));
         let x = r
             .rows
@@ -1217,7 +1289,7 @@ mod tests {
                     .map(|x| x.high + tolerance(x.high))
                     .fold(f64::MAX, f64::min);
                 if lo > hi + 1e-9 {
-                    let r = compare(&table_of(c.key), None).unwrap();
+                    let r = compare(&table_of(c.key), None, None).unwrap();
                     let d = r
                         .discriminating
                         .iter()

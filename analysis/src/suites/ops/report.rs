@@ -70,6 +70,10 @@ pub struct OpsReport {
     /// core (`published.rs`); absent without core-cycle times or off x86_64.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub published: Option<PublishedComparison>,
+    /// Whether the core's issue width was this thread's alone
+    /// (`issue.rs`); absent without core-cycle times.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issue: Option<super::issue::IssueCheck>,
     /// Why there is no comparison at all: the figures have no core of the
     /// host's architecture (`published::absent_for`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,6 +260,7 @@ pub fn ops_report(d: &OpsData, o: &Options) -> OpsReport {
         forms,
         calibrated: None,
         published: None,
+        issue: None,
         published_absent: None,
     }
 }
@@ -490,6 +495,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, &c)| op(&format!("op{i}"), "latency", c, c * 2.0 * 1.1))
                 .collect(),
+            probes: Vec::new(),
         }
     }
 
