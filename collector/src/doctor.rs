@@ -3,7 +3,7 @@
 //! `environment` (measured by `tickbook_measure::environment_check` over a
 //! few seconds of a busy loop on one CPU), judged by the analysis crate's
 //! fitness, printed with advice; `--json` prints the environment and the
-//! fitness instead.
+//! fitness instead. The exit status says the verdict.
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -48,5 +48,16 @@ pub fn run(args: DoctorArgs) -> ExitCode {
     let mut stdout = std::io::stdout();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
-    ExitCode::SUCCESS
+    exit_status(f.verdict)
+}
+
+/// The verdict as the exit status, for `tickbook doctor && tickbook
+/// collect …`: 0 fine (or nothing could be measured), 3 disturbed, 4 unfit
+/// (1 and clap's 2 stay errors).
+fn exit_status(v: fitness::Level) -> ExitCode {
+    match v {
+        fitness::Level::Fine | fitness::Level::Unknown => ExitCode::SUCCESS,
+        fitness::Level::Disturbed => ExitCode::from(3),
+        fitness::Level::Unfit => ExitCode::from(4),
+    }
 }

@@ -192,3 +192,53 @@ fn the_verdict_names_a_cpu_hog_and_its_size() {
     );
     assert!(o["level"] != "fine" || others > 1.0, "{o}");
 }
+
+/// `tickbook doctor`'s exit status is its verdict: a CPU hog pinned to the
+/// CPU it samples makes it unfit (4), with the CPU taken named in its JSON.
+#[test]
+fn doctor_exits_with_its_verdict() {
+    let cpus = allowed_cpus();
+    if !have("stress-ng") || cpus.len() < 2 {
+        println!("skipped: needs stress-ng and two CPUs (have {cpus:?})");
+        return;
+    }
+    let mine = cpus[0];
+    let doctor = || {
+        Command::new("taskset")
+            .args(["-c", &mine.to_string()])
+            .arg(env!("CARGO_BIN_EXE_tickbook"))
+            .args(["doctor", "--seconds", "1", "--json"])
+            .output()
+            .expect("doctor runs")
+    };
+    let out = {
+        let _hog = Hog::on(mine);
+        doctor()
+    };
+    let v: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let f = &v["fitness"];
+    println!(
+        "doctor under a hog: exit {:?}, verdict {}, cpu_taken {}",
+        out.status.code(),
+        f["verdict"],
+        finding(f, "cpu_taken")["figure"]
+    );
+    assert_eq!(f["verdict"], "unfit");
+    assert_eq!(out.status.code(), Some(4));
+    // Without the hog the status still matches the verdict, whatever the
+    // shared machine makes it.
+    let out = doctor();
+    let v: Value = serde_json::from_slice(&out.stdout).expect("doctor --json");
+    let want = match v["fitness"]["verdict"].as_str() {
+        Some("fine" | "unknown") => 0,
+        Some("disturbed") => 3,
+        Some("unfit") => 4,
+        other => panic!("verdict {other:?}"),
+    };
+    println!(
+        "doctor quiet: exit {:?}, verdict {}",
+        out.status.code(),
+        v["fitness"]["verdict"]
+    );
+    assert_eq!(out.status.code(), Some(want));
+}

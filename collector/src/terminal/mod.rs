@@ -126,7 +126,27 @@ pub(crate) fn render_file(out: &mut String, r: &FileReport) {
         fitness::render(out, f, true);
     }
     for cell in r.cells() {
-        render_cell(out, cell);
+        let mut one = String::new();
+        render_cell(&mut one, cell);
+        let notes: Vec<String> = r
+            .fitness
+            .iter()
+            .flat_map(|f| &f.affects)
+            .filter(|a| a.cell == cell.name())
+            .map(|a| format!("   fitness: {}\n", table::clean(&a.text)))
+            .collect();
+        // Beside the numbers: under the cell's title line.
+        let title_end = one
+            .find("-- ")
+            .and_then(|t| one[t..].find('\n').map(|i| t + i));
+        match title_end {
+            Some(i) if !notes.is_empty() => {
+                out.push_str(&one[..=i]);
+                out.push_str(&notes.concat());
+                out.push_str(&one[i + 1..]);
+            }
+            _ => out.push_str(&one),
+        }
     }
     let _ = writeln!(out);
 }

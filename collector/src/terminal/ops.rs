@@ -4,7 +4,7 @@
 //! every field.
 
 use super::numbers::{ci_with, fmt_ns, level, opt_ns, pct, sig};
-use super::table::{cell_title, subtitle, Table};
+use super::table::{cell_title, clean, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::{CalibratedOps, CalibrationReport, FormReport, OpsReport};
 use tickbook_analysis::stats::bootstrap::BootstrapCi;
@@ -104,6 +104,10 @@ pub(crate) fn render(out: &mut String, o: &OpsReport) {
         ]);
     }
     t.render(out);
+    if let Some(i) = &o.issue {
+        subtitle(out, "issue width");
+        let _ = writeln!(out, "   {}", clean(&i.text));
+    }
     if let Some(p) = &o.published {
         render_published(out, p);
     }

@@ -16,6 +16,7 @@ const SIGNAL_TITLES = {
   involuntary_switches: 'involuntary switches',
   interrupts: 'interrupts',
   other_cpus: 'other CPUs busy',
+  shared_core: 'core shared (issue width)',
 };
 
 function findingRow(f) {
@@ -26,7 +27,7 @@ function findingRow(f) {
     h('th', { scope: 'row' }, SIGNAL_TITLES[f.signal] ?? f.signal),
     h('td', { class: ['level', f.level === 'unfit' && 'bad'] }, f.level),
     numCell('figure', f.figure, f.figure == null ? '—' : `${fmtNum(f.figure, { digits: 3 })} ${f.unit}`,
-      { unit: f.unit, title: `thresholds: disturbed ≥ ${f.thresholds.disturbed} ${f.unit}${f.thresholds.unfit == null ? ', never unfit' : `, unfit ≥ ${f.thresholds.unfit} ${f.unit}`}` }),
+      { unit: f.unit, title: f.rule ?? `thresholds: disturbed ≥ ${f.thresholds.disturbed} ${f.unit}${f.thresholds.unfit == null ? ', never unfit' : `, unfit ≥ ${f.thresholds.unfit} ${f.unit}`}` }),
     h('td', { title: f.evidence ? `measured from ${f.evidence}` : null },
       f.figure == null ? `not measured: ${f.reason ?? 'no reason recorded'}` : text,
       f.advice ? h('div', { class: 'muted' }, f.advice) : null));
@@ -60,4 +61,21 @@ export function fitnessCard(report, key) {
         c.value != null ? c.meaning : `not readable: ${c.not_readable}`,
         c.change ? [' — change: ', h('code', {}, c.change)] : null))))
     : null);
+}
+
+/**
+ * A cell measured while the machine was disturbed or unfit says so under
+ * its header, beside its numbers (the report's `fitness.affects`: each
+ * suite judged over its own stretch of the run, and the ops table's
+ * throughputs when the core was shared). Returns the cell.
+ */
+export function withFitnessNote(cell, report, name) {
+  const notes = (report.fitness?.affects ?? []).filter((a) => a.cell === name);
+  if (!notes.length || !cell?.querySelector) return cell;
+  const note = h('div', { class: ['fitness-note', notes.some((a) => a.level === 'unfit') && 'bad'], role: 'note', 'data-testid': 'fitness-note' },
+    notes.map((a) => h('p', { dataset: { level: a.level } }, h('strong', {}, 'Fitness: '), a.text)));
+  const head = cell.querySelector(':scope > header.cell-head');
+  if (head) head.after(note);
+  else cell.prepend(note);
+  return cell;
 }

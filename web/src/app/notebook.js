@@ -15,7 +15,7 @@
 
 import { h, clear, laterDone, afterFrame } from '../ui/dom.js';
 import { cellHeader, errorCard } from '../ui/cell.js';
-import { fitnessCard } from './fitness.js';
+import { fitnessCard, withFitnessNote } from './fitness.js';
 import CELL_BUILDERS from 'tickbook:cells';
 
 // Cells in the page at once before new ones wait to be scrolled to. Every
@@ -261,7 +261,8 @@ export class Notebook {
         titles.set(name, title);
         const ctx = { ...this.app, view, cell: { name, title } };
         const built = cell.build && growing(name) ? () => grow(name, cell.build(withCell(name), key, ctx)) : () => cell.build(withCell(name), key, ctx);
-        builders.push([name, cell.build ? built : () => missingCell(ctx, report, key)]);
+        const make = cell.build ? built : () => missingCell(ctx, report, key);
+        builders.push([name, () => withFitnessNote(make(), report, name)]);
       }
       if (!builders.some(([kind]) => kind !== 'fitness')) {
         builders.push(['empty', () => h('section', { class: 'cell', id: `cell-${key}-empty`, 'data-testid': 'empty-cell', dataset: { file: report.file } },
