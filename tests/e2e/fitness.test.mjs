@@ -6,13 +6,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, readFile, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import {
   FIXTURES, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, analyzeJson, assertClean, num, sameNumber,
 } from './harness.mjs';
 
-let tmp, server, fresh;
+let tmp, server, fresh, realOps, sharedOps;
 
 before(async () => {
   await checkPrerequisites();
@@ -21,6 +22,24 @@ before(async () => {
   await mkdir(results, { recursive: true });
   fresh = path.join(results, 'fresh-ops.json');
   await tickbook(['collect', 'ops', '--quick', '--out', fresh], { timeout: 400_000 });
+  // A real quick ops file of the development machine, and the same with
+  // its integer throughputs twice as slow (a sibling thread's share).
+  const text = gunzipSync(await readFile(path.join(FIXTURES, 'run-ops-quick.json.gz'))).toString('utf8');
+  realOps = path.join(results, 'ops-real.json');
+  await writeFile(realOps, text);
+  const v = JSON.parse(text);
+  const d = v.suites.find((x) => x.suite === 'ops').data;
+  for (const list of [d.ops, ...d.probes.map((p) => p.ops)]) {
+    for (const op of list) {
+      if (op.form !== 'throughput' || !['integer', 'conversion', 'bit'].includes(op.group)) continue;
+      op.counter_2n_ticks = op.counter_2n_ticks.map((b, i) => {
+        const a = op.counter_n_ticks[i];
+        return b >= a ? a + 2 * (b - a) : b;
+      });
+    }
+  }
+  sharedOps = path.join(results, 'ops-shared.json');
+  await writeFile(sharedOps, JSON.stringify(v));
   server = await serve(results);
 });
 
@@ -35,7 +54,9 @@ test('the Fitness card shows the analysis\' verdict and findings, figures equal 
   const f = cli.fitness;
   assert.ok(f, 'a fresh collection has a fitness');
   assert.equal(oldCli.fitness, undefined, 'a file without an environment has none');
-  assert.equal(f.findings.length, 6);
+  // Six signals of the environment and the ops table's issue width.
+  assert.equal(f.findings.length, 7);
+  assert.equal(f.findings.at(-1).signal, 'shared_core');
   const { page, problems, close } = await openBrowser(server.url);
   try {
     await page.goto(server.url);
@@ -70,6 +91,47 @@ test('the Fitness card shows the analysis\' verdict and findings, figures equal 
       const text = await card.locator('[data-testid=fitness-clock]').innerText();
       for (const [at] of clocks) assert.ok(text.includes(at), `core clock at ${at}: ${text}`);
     }
+    assertClean(problems);
+  } finally {
+    await close();
+  }
+});
+
+test('a cell measured while disturbed says so beside its numbers; a shared core names its factor', { timeout: 240_000 }, async () => {
+  const [real, shared] = await analyzeJson([realOps, sharedOps]);
+  assert.equal(real.ops.issue.shared, false);
+  assert.equal(shared.ops.issue.shared, true);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', [realOps, sharedOps]);
+    await waitForFiles(page, 2);
+    for (const cli of [real, shared]) {
+      const file = path.basename(cli.file);
+      const cell = page.locator(`[data-testid=ops-cell][data-file="${file}"]`);
+      await cell.waitFor();
+      // The notes under the title are the report's, one per affected stretch.
+      const want = cli.fitness.affects.filter((a) => a.cell === 'ops').map((a) => a.text);
+      const got = await cell.locator(':scope > [data-testid=fitness-note] p').evaluateAll((ps) => ps.map((p) => p.textContent));
+      assert.deepEqual(got, want.map((t) => `Fitness: ${t}`), file);
+      // The issue width: the check's sentence and each phase's width.
+      const iw = cell.locator('[data-testid=issue-width]');
+      assert.equal(await iw.getAttribute('data-shared'), String(cli.ops.issue.shared), file);
+      assert.ok((await iw.innerText()).includes(cli.ops.issue.text), file);
+      const phases = await iw.locator('[data-testid=issue-phase]').evaluateAll((li) => li.map((x) => ({ ...x.dataset })));
+      assert.deepEqual(phases.map((p) => p.at), cli.ops.issue.phases.map((p) => p.at));
+      phases.forEach((p, i) => {
+        assert.ok(sameNumber(num(p.width), cli.ops.issue.phases[i].probe_width), `${file} ${p.at} width`);
+        assert.ok(sameNumber(num(p.below), cli.ops.issue.phases[i].below), `${file} ${p.at} below`);
+      });
+      // The Fitness card's row.
+      const x = cli.fitness.findings.find((y) => y.signal === 'shared_core');
+      const row = page.locator(`[data-testid=fitness-cell][data-file="${file}"] tr[data-signal=shared_core]`);
+      assert.equal(await row.getAttribute('data-level'), x.level, file);
+      assert.ok(sameNumber(num(await row.locator('[data-stat=figure]').getAttribute('data-value')), x.figure), file);
+      assert.equal(await cell.locator('[data-testid=latencies-only]').count(), cli.ops.published.latencies_only ? 1 : 0, file);
+    }
+    assert.ok(shared.fitness.affects.some((a) => a.cell === 'ops' && a.text.startsWith('throughputs:')));
     assertClean(problems);
   } finally {
     await close();

@@ -17,7 +17,7 @@ import { plotKey, glyph } from '../../ui/key.js';
 import { fmtNs, fmtNum, fmtCount, fmtGHz, fmtLevel, fmtMHz } from '../../ui/units.js';
 import { clusteringSection } from './clustering.js';
 import { calibrationSection } from './calibration.js';
-import { publishedColumns, publishedSection } from './published.js';
+import { issueWidth, publishedColumns, publishedSection } from './published.js';
 
 const FORM_TEXT = {
   latency: 'a dependency chain: each copy needs the previous one\u2019s result, so this is the operation\u2019s latency',
@@ -50,6 +50,7 @@ export function build(report, key, ctx) {
   explanation(o),
   referenceNote(o),
   coreLine(o),
+  issueWidth(o),
   publishedSection(o),
   formSelector(o, view, key, () => { showForm(); }),
   formArea);

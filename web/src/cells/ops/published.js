@@ -79,8 +79,24 @@ export function publishedSection(o) {
     h('p', { class: 'muted section-note' },
       p.core_name ? `The table compares each operation with ${p.core_name} (${p.chosen_by}). ` : `No core to compare with (${p.chosen_by}). `,
       `${rule}; figures from InstLatX64 and uops.info, each with its source (hover a published value).`),
+    p.latencies_only ? h('p', { class: 'warnings', role: 'note', 'data-testid': 'latencies-only' }, p.latencies_only) : null,
     scoresTable(p),
     discriminatingTable(p));
+}
+
+/**
+ * Whether the core's issue width was the thread's alone (the analysis'
+ * `issue`): its sentence, and each phase's width in data-* for the tests.
+ */
+export function issueWidth(o) {
+  const i = o.issue;
+  if (!i) return null;
+  return h('div', { class: 'issue-width', 'data-testid': 'issue-width', dataset: { shared: i.shared, factor: i.factor ?? '' } },
+    h('h3', {}, 'Issue width'),
+    h('p', { class: i.shared ? 'warnings' : 'muted section-note', role: i.shared ? 'note' : null }, i.text),
+    h('ul', { class: 'muted' }, i.phases.map((ph) => h('li', {
+      'data-testid': 'issue-phase', dataset: { at: ph.at, width: ph.probe_width ?? '', below: ph.below ?? '', shared: ph.shared ?? '' },
+    }, `${ph.at}: ${ph.probe_width == null ? 'not timed' : `${fmtNum(ph.probe_width, { digits: 3 })} operations a cycle`}${ph.below == null ? '' : `, ${fmtNum(ph.below, { digits: 3 })}× below what the core can issue`}`))));
 }
 
 function scoresTable(p) {
