@@ -130,8 +130,13 @@ pub(crate) fn render(out: &mut String, r: &CommandsReport) {
     subtitle(
         out,
         &format!(
-            "Against {} (the fastest): paired by round (geometric mean of the rounds' ratios, CI over rounds resampled, Wilcoxon signed-rank) and unpaired (ratio of means, Mann–Whitney U){}",
+            "Against {} (the fastest): paired by round (geometric mean of the rounds' ratios, {}) and unpaired (ratio of means, Mann–Whitney U){}",
             clean(&reference.name),
+            if r.comparisons.iter().any(|c| c.paired.sequential) {
+                "the stop's confidence sequence deciding, valid under --precision's stopping; Wilcoxon signed-rank shown"
+            } else {
+                "CI over rounds resampled, Wilcoxon signed-rank"
+            },
             conf.map(|c| format!(", {} CIs", level(c))).unwrap_or_default()
         ),
     );
