@@ -453,3 +453,85 @@ fn precision_stops_at_the_first_round_the_sequence_is_narrow_enough() {
         assert_eq!(o.status.code(), Some(2), "{bad}");
     }
 }
+
+#[test]
+fn markdown_export_is_the_json_report_as_hyperfine_tabulates_it() {
+    let d = dir("markdown");
+    let out = d.join("m.json");
+    let o = run(
+        &[
+            "-N",
+            "--runs",
+            "12",
+            "-n",
+            "quick",
+            "-n",
+            "slow",
+            "true",
+            "sleep 0.005",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = tickbook()
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let report = &serde_json::from_slice::<Value>(&json.stdout).unwrap()[0]["commands"];
+    let md = tickbook()
+        .args(["analyze", "--format", "md"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(md.status.success(), "{}", stderr(&md));
+    let text = String::from_utf8(md.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |"));
+    assert_eq!(lines.len(), 4, "{text}");
+    let ms = |v: &Value| format!("{:.3}", v.as_f64().unwrap() / 1e6);
+    for (i, c) in report["commands"].as_array().unwrap().iter().enumerate() {
+        let cells: Vec<&str> = lines[2 + i].split(" | ").collect();
+        assert_eq!(cells[0], format!("| `{}`", c["name"].as_str().unwrap()));
+        assert_eq!(
+            cells[1],
+            format!("{} ± {}", ms(&c["mean_ns"]), ms(&c["sd_ns"]))
+        );
+        assert_eq!(
+            (cells[2], cells[3]),
+            (ms(&c["min_ns"]).as_str(), ms(&c["max_ns"]).as_str())
+        );
+    }
+    // The slower one's row: hyperfine's relative speed and the paired ratio.
+    let cmp = &report["comparisons"][0];
+    assert_eq!(report["reference"], 0);
+    let row: Vec<&str> = lines[3].split(" | ").collect();
+    assert_eq!(
+        row[4],
+        format!(
+            "{:.3} ± {:.3}",
+            cmp["relative_speed"].as_f64().unwrap(),
+            cmp["relative_speed_error"].as_f64().unwrap()
+        )
+    );
+    let r = &cmp["paired"]["ratio"];
+    let f = |k: &str| r[k].as_f64().unwrap();
+    assert_eq!(
+        row[5],
+        format!("{:.4} [{:.4}, {:.4}]", f("estimate"), f("lo"), f("hi"))
+    );
+    assert!(row[6].starts_with("slower by"), "{}", row[6]);
+    // Files without a commands section have no Markdown report.
+    let other = d.join("other.json");
+    std::fs::write(
+        &other,
+        br#"{"format":"tickbook-samples","version":1,"series":[]}"#,
+    )
+    .unwrap();
+    let o = tickbook()
+        .args(["analyze", "--format", "md"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0));
+}
