@@ -97,6 +97,7 @@ fn data(
         warmup: 0,
         rounds: orders,
         runs,
+        precision: None,
     }
 }
 
@@ -284,4 +285,34 @@ fn drift_larger_than_the_difference_is_named() {
         (ratio.estimate - 1.01).abs() < 0.002 && ratio.lo > 1.0,
         "{ratio:?}"
     );
+}
+
+#[test]
+fn a_precision_run_reports_the_confidence_sequence_and_decides_on_it() {
+    use tickbook_analysis::stats::sequential::{asymptotic_cs, PrecisionRule};
+    let mut d = loaded(3, 40, 0.02);
+    let o = Options::default();
+    let (fixed, _) = commands_report(&d, &o);
+    let rule = PrecisionRule::new(0.01);
+    d.precision = Some(rule);
+    let (seq, _) = commands_report(&d, &o);
+    let (f, s) = (&fixed.comparisons[0].paired, &seq.comparisons[0].paired);
+    assert!(!f.sequential && s.sequential);
+    // The interval is the sequence's at 40 rounds, from the rounds' ratios.
+    let logs: Vec<f64> = s.round_ratios.iter().map(|q| q.ln()).collect();
+    let (m, lo, hi) = asymptotic_cs(&logs, 0.05, rule.t_opt).unwrap();
+    let ci = s.ratio.as_ref().unwrap();
+    assert!((ci.estimate - m.exp()).abs() < 1e-12);
+    assert!((ci.lo - lo.exp()).abs() < 1e-12 && (ci.hi - hi.exp()).abs() < 1e-12);
+    // Wider than the fixed-sample bootstrap interval, and the verdict
+    // follows whether it excludes 1.
+    let fci = f.ratio.as_ref().unwrap();
+    assert!(ci.hi - ci.lo > fci.hi - fci.lo);
+    assert_eq!(
+        matches!(s.verdict, Verdict::Different | Verdict::WithinThreshold),
+        ci.lo > 1.0 || ci.hi < 1.0
+    );
+    // Serialised and read back, the rule stays.
+    let back: CommandsData = serde_json::from_value(serde_json::to_value(&d).unwrap()).unwrap();
+    assert_eq!(back.precision, Some(rule));
 }

@@ -8,7 +8,8 @@
 
 use crate::load::{criterion_baselines, load_inputs, read_file};
 use crate::terminal::{
-    clean_lines, render_campaign, render_compare, render_file, render_native, slower_than, Style,
+    clean_lines, render_campaign, render_compare, render_file, render_native, render_run_markdown,
+    slower_than, Style,
 };
 use clap::Args;
 use rayon::prelude::*;
@@ -249,11 +250,32 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if let Some(native) = &args.native {
         return native_comparison(&args, native, &opts);
     }
-    if matches!(args.format, Format::Md | Format::Csv) {
-        eprintln!("error: --format md and csv are for --compare; a file's report is text or json");
+    if args.format == Format::Csv {
+        eprintln!("error: --format csv is for --compare; a file's report is text, json or (for tickbook run's files) md");
         return ExitCode::from(2);
     }
     let inputs = load_inputs(&args.files, &opts.limits);
+    if args.format == Format::Md {
+        let reports: Vec<FileReport> = inputs
+            .par_iter()
+            .map(|input| match &input.bytes {
+                Ok(bytes) => analyze_bytes(&input.name, bytes, &opts),
+                Err(message) => unreadable(&input.name, message, &opts),
+            })
+            .collect();
+        let mut failed = false;
+        for e in reports.iter().filter_map(|r| r.error.as_ref()) {
+            failed = true;
+            eprintln!("error: {e}");
+        }
+        return match render_run_markdown(&reports) {
+            Some(text) => print_and_exit(&text, failed),
+            None => {
+                eprintln!("error: --format md of a file is for tickbook run's files (a commands section); other files' reports are text or json, or md with --compare");
+                ExitCode::from(2)
+            }
+        };
+    }
     if args.export_fit.is_some() && inputs.len() != 1 {
         eprintln!("error: --export-fit takes exactly one FILE (the fit is one file's)");
         return ExitCode::from(2);

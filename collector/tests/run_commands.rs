@@ -360,3 +360,178 @@ fn bad_options_get_clap_errors() {
     }
     assert!(!d.join("never.json").exists());
 }
+
+/// The asymptotic confidence sequence's half-width as a share of the ratio
+/// (Waudby-Smith et al., Theorem 2.2, ρ tuned at 100 rounds), written out
+/// here from the paper rather than taken from the crate.
+fn cs_share(logs: &[f64]) -> (f64, f64, f64) {
+    let (t, a) = (logs.len() as f64, 0.05f64);
+    let m = logs.iter().sum::<f64>() / t;
+    let sd = (logs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / t).sqrt();
+    let l = -2.0 * a.ln();
+    let r2 = (l + (l + 1.0).ln()) / 100.0;
+    let w = sd * (2.0 * (t * r2 + 1.0) / (t * t * r2) * ((t * r2 + 1.0).sqrt() / a).ln()).sqrt();
+    let (lo, hi) = ((m - w).exp(), (m + w).exp());
+    ((hi - lo) / 2.0 / m.exp(), lo, hi)
+}
+
+#[test]
+fn precision_stops_at_the_first_round_the_sequence_is_narrow_enough() {
+    let d = dir("precision");
+    let out = d.join("p.json");
+    let o = run(
+        &[
+            "-N",
+            "--precision",
+            "20",
+            "--runs",
+            "300",
+            "-n",
+            "a",
+            "-n",
+            "b",
+            "true",
+            "true",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let file = read(&out);
+    let data = &section(&file)["data"];
+    assert_eq!(data["precision"]["target"], 0.2);
+    let runs = data["runs"].as_array().unwrap();
+    let rounds = data["rounds"].as_array().unwrap().len();
+    let wall = |c: u64, upto: usize| -> Vec<f64> {
+        runs.iter()
+            .filter(|r| r["command"] == c && r["round"].as_u64().unwrap() < upto as u64)
+            .map(|r| r["wall_ns"].as_f64().unwrap())
+            .collect()
+    };
+    // The share after n rounds, against the one with the lower mean.
+    let share = |n: usize| {
+        let (a, b) = (wall(0, n), wall(1, n));
+        let fast_b = b.iter().sum::<f64>() < a.iter().sum::<f64>();
+        let logs: Vec<f64> = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| if fast_b { (x / y).ln() } else { (y / x).ln() })
+            .collect();
+        cs_share(&logs)
+    };
+    assert!((10..300).contains(&rounds), "{rounds} rounds");
+    assert!(share(rounds).0 <= 0.2);
+    if rounds > 10 {
+        assert!(share(rounds - 1).0 > 0.2);
+    }
+    let a = tickbook()
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    let paired = &report["commands"]["comparisons"][0]["paired"];
+    assert_eq!(paired["sequential"], true);
+    let (_, lo, hi) = share(rounds);
+    assert!((paired["ratio"]["lo"].as_f64().unwrap() - lo).abs() < 1e-9 * lo);
+    assert!((paired["ratio"]["hi"].as_f64().unwrap() - hi).abs() < 1e-9 * hi);
+    // --precision needs rounds to pair; a percentage it cannot use is
+    // clap's error.
+    let o = run(
+        &[
+            "--precision",
+            "5",
+            "--order",
+            "sequential",
+            "true",
+            "sleep 0",
+        ],
+        &d.join("never.json"),
+    );
+    assert!(!o.status.success() && stderr(&o).contains("needs --order interleaved"));
+    for bad in ["0", "abc", "150"] {
+        let o = run(&["--precision", bad, "true"], &d.join("never.json"));
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn markdown_export_is_the_json_report_as_hyperfine_tabulates_it() {
+    let d = dir("markdown");
+    let out = d.join("m.json");
+    let o = run(
+        &[
+            "-N",
+            "--runs",
+            "12",
+            "-n",
+            "quick",
+            "-n",
+            "slow",
+            "true",
+            "sleep 0.005",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json = tickbook()
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let report = &serde_json::from_slice::<Value>(&json.stdout).unwrap()[0]["commands"];
+    let md = tickbook()
+        .args(["analyze", "--format", "md"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(md.status.success(), "{}", stderr(&md));
+    let text = String::from_utf8(md.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |"));
+    assert_eq!(lines.len(), 4, "{text}");
+    let ms = |v: &Value| format!("{:.3}", v.as_f64().unwrap() / 1e6);
+    for (i, c) in report["commands"].as_array().unwrap().iter().enumerate() {
+        let cells: Vec<&str> = lines[2 + i].split(" | ").collect();
+        assert_eq!(cells[0], format!("| `{}`", c["name"].as_str().unwrap()));
+        assert_eq!(
+            cells[1],
+            format!("{} ± {}", ms(&c["mean_ns"]), ms(&c["sd_ns"]))
+        );
+        assert_eq!(
+            (cells[2], cells[3]),
+            (ms(&c["min_ns"]).as_str(), ms(&c["max_ns"]).as_str())
+        );
+    }
+    // The slower one's row: hyperfine's relative speed and the paired ratio.
+    let cmp = &report["comparisons"][0];
+    assert_eq!(report["reference"], 0);
+    let row: Vec<&str> = lines[3].split(" | ").collect();
+    assert_eq!(
+        row[4],
+        format!(
+            "{:.3} ± {:.3}",
+            cmp["relative_speed"].as_f64().unwrap(),
+            cmp["relative_speed_error"].as_f64().unwrap()
+        )
+    );
+    let r = &cmp["paired"]["ratio"];
+    let f = |k: &str| r[k].as_f64().unwrap();
+    assert_eq!(
+        row[5],
+        format!("{:.4} [{:.4}, {:.4}]", f("estimate"), f("lo"), f("hi"))
+    );
+    assert!(row[6].starts_with("slower by"), "{}", row[6]);
+    // Files without a commands section have no Markdown report.
+    let other = d.join("other.json");
+    std::fs::write(
+        &other,
+        br#"{"format":"tickbook-samples","version":1,"series":[]}"#,
+    )
+    .unwrap();
+    let o = tickbook()
+        .args(["analyze", "--format", "md"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0));
+}

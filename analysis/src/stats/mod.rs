@@ -24,6 +24,7 @@ pub mod paired;
 pub mod pcg;
 pub mod quantile;
 pub mod regression;
+pub mod sequential;
 pub mod spearman;
 pub mod summary;
 pub mod tick;

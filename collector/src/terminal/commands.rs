@@ -130,8 +130,13 @@ pub(crate) fn render(out: &mut String, r: &CommandsReport) {
     subtitle(
         out,
         &format!(
-            "Against {} (the fastest): paired by round (geometric mean of the rounds' ratios, CI over rounds resampled, Wilcoxon signed-rank) and unpaired (ratio of means, Mann–Whitney U){}",
+            "Against {} (the fastest): paired by round (geometric mean of the rounds' ratios, {}) and unpaired (ratio of means, Mann–Whitney U){}",
             clean(&reference.name),
+            if r.comparisons.iter().any(|c| c.paired.sequential) {
+                "the stop's confidence sequence deciding, valid under --precision's stopping; Wilcoxon signed-rank shown"
+            } else {
+                "CI over rounds resampled, Wilcoxon signed-rank"
+            },
             conf.map(|c| format!(", {} CIs", level(c))).unwrap_or_default()
         ),
     );
@@ -210,6 +215,53 @@ pub(crate) fn render(out: &mut String, r: &CommandsReport) {
                 c.paired.relative_difference,
                 c.paired.ratio.as_ref()
             )
+        );
+    }
+}
+
+/// A number of ns in ms, as hyperfine's Markdown export writes its table.
+fn ms(v: f64) -> String {
+    if v.is_finite() {
+        format!("{:.3}", v / 1e6)
+    } else {
+        "—".into()
+    }
+}
+
+/// `analyze --format md` of a run file: hyperfine's `--export-markdown`
+/// table (mean ± σ, min, max in ms, relative to the fastest) with the
+/// paired ratio and verdict beside it.
+pub(crate) fn markdown(out: &mut String, r: &CommandsReport) {
+    let _ = writeln!(
+        out,
+        "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative | Paired ratio | Paired verdict |"
+    );
+    let _ = writeln!(out, "|:---|---:|---:|---:|---:|---:|:---|");
+    for (i, c) in r.commands.iter().enumerate() {
+        let cmp = r.comparisons.iter().find(|x| x.command == i);
+        let (relative, paired, said) = match (cmp, r.reference == Some(i)) {
+            (Some(x), _) => (
+                speed(x),
+                ratio(x.paired.ratio.as_ref()),
+                verdict(
+                    x.paired.verdict,
+                    x.paired.relative_difference,
+                    x.paired.ratio.as_ref(),
+                ),
+            ),
+            (None, true) => ("1.00".into(), "reference".into(), String::new()),
+            (None, false) => ("—".into(), "—".into(), String::new()),
+        };
+        let mean = match c.sd_ns {
+            Some(sd) if c.mean_ns.is_finite() => format!("{} ± {}", ms(c.mean_ns), ms(sd)),
+            _ => ms(c.mean_ns),
+        };
+        let _ = writeln!(
+            out,
+            "| `{}` | {mean} | {} | {} | {relative} | {paired} | {said} |",
+            super::table::md(&c.name).replace('`', "'"),
+            ms(c.min_ns),
+            ms(c.max_ns)
         );
     }
 }

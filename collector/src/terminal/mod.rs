@@ -166,6 +166,24 @@ pub(crate) fn render_run_summary(r: &FileReport) -> String {
     clean_lines(&out)
 }
 
+/// `analyze --format md` of run files: each one's Commands cell as a
+/// Markdown table; `None` when a file has none.
+pub(crate) fn render_run_markdown(reports: &[FileReport]) -> Option<String> {
+    let mut out = String::new();
+    for r in reports.iter().filter(|r| r.ok) {
+        let c = r.cells().into_iter().find_map(|cell| match cell {
+            Cell::Commands(c) => Some(c),
+            _ => None,
+        })?;
+        if reports.len() > 1 {
+            let _ = writeln!(out, "### {}\n", table::md(&r.file));
+        }
+        commands::markdown(&mut out, c);
+        let _ = writeln!(out);
+    }
+    Some(out.trim_end().to_string() + "\n")
+}
+
 /// One cell, by the file that renders it: a suite added to the registry
 /// does not compile here until it has its terminal file.
 fn render_cell(out: &mut String, cell: Cell<'_>) {

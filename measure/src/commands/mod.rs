@@ -18,8 +18,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 use tickbook_analysis::format::{RunFile, Suite};
 use tickbook_analysis::options::Options;
+use tickbook_analysis::stats::sequential::PrecisionRule;
 use tickbook_analysis::suites::commands::{
-    commands_report, CommandSpec, Commands, CommandsData, RunRecord, ShellSpawn,
+    commands_report, precision_reached, CommandSpec, Commands, CommandsData, RunRecord, ShellSpawn,
 };
 use tickbook_analysis::suites::Suite as _;
 
@@ -53,6 +54,12 @@ pub struct RunArgs {
     /// [default without --runs: 3 s and at least 10 rounds, as hyperfine].
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_budget: Option<Duration>,
+    /// Rounds until the paired ratio of every command against the fastest
+    /// has a 95 % interval within ± PCT % of it, by a confidence sequence
+    /// that stays valid however long the run goes (at least 10 rounds);
+    /// --runs or --time-budget caps the run [default cap: 60 s].
+    #[arg(long, value_name = "PCT", value_parser = parse_pct)]
+    pub precision: Option<f64>,
     /// Runs of each command before the first round, not recorded.
     #[arg(short = 'w', long, value_name = "N", default_value_t = 0)]
     pub warmup: u32,
@@ -99,6 +106,13 @@ pub struct RunArgs {
     /// Output file [default: results/<hostname>-<UTC time>.json].
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+}
+
+fn parse_pct(s: &str) -> Result<f64, String> {
+    match s.trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 100.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a percentage between 0 and 100")),
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -292,16 +306,37 @@ enum Until {
         budget: Duration,
         min: usize,
     },
+    /// The rule's precision reached, or the cap.
+    Precision {
+        rule: PrecisionRule,
+        max_rounds: Option<usize>,
+        budget: Option<Duration>,
+    },
 }
 
 impl Until {
-    fn done(&self, rounds: usize, elapsed: Duration) -> bool {
+    fn done(&self, data: &CommandsData, elapsed: Duration) -> bool {
+        let rounds = data.rounds.len();
         match *self {
             Until::Rounds(n) => rounds >= n,
             Until::Budget { budget, min } => rounds >= min && elapsed >= budget,
+            Until::Precision {
+                rule,
+                max_rounds,
+                budget,
+            } => {
+                max_rounds.is_some_and(|n| rounds >= n)
+                    || budget.is_some_and(|b| elapsed >= b)
+                    || precision_reached(data, &rule, PRECISION_ALPHA)
+            }
         }
     }
 }
+
+/// The level the runner stops at (the analysis' default confidence).
+const PRECISION_ALPHA: f64 = 0.05;
+/// The cap of a precision run given neither --runs nor --time-budget.
+const PRECISION_BUDGET: Duration = Duration::from_secs(60);
 
 pub fn run(args: RunArgs) -> RunOutcome {
     let fail = |msg: String| {
@@ -379,10 +414,26 @@ pub fn run(args: RunArgs) -> RunOutcome {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
-    let until = match (args.runs, args.time_budget) {
-        (Some(n), _) => Until::Rounds(n as usize),
-        (None, Some(b)) => Until::Budget { budget: b, min: 3 },
-        (None, None) => Until::Budget {
+    if args.precision.is_some() && matches!(args.order, Order::Sequential) {
+        return fail(
+            "--precision checks the paired ratio after each round, which needs --order interleaved"
+                .to_string(),
+        );
+    }
+    let rule = args.precision.map(|p| PrecisionRule::new(p / 100.0));
+    let until = match (args.runs, args.time_budget, rule) {
+        (n, b, Some(rule)) => Until::Precision {
+            rule,
+            max_rounds: n.map(|n| n as usize),
+            budget: b.or(if n.is_none() {
+                Some(PRECISION_BUDGET)
+            } else {
+                None
+            }),
+        },
+        (Some(n), _, None) => Until::Rounds(n as usize),
+        (None, Some(b), None) => Until::Budget { budget: b, min: 3 },
+        (None, None, None) => Until::Budget {
             budget: Duration::from_secs(3),
             min: 10,
         },
@@ -408,6 +459,7 @@ pub fn run(args: RunArgs) -> RunOutcome {
         "names": args.names,
         "runs": args.runs,
         "time_budget_s": args.time_budget.map(|d| d.as_secs_f64()),
+        "precision_pct": args.precision,
         "warmup": args.warmup,
         "prepare": args.prepare,
         "setup": args.setup,
@@ -456,6 +508,7 @@ pub fn run(args: RunArgs) -> RunOutcome {
         warmup: args.warmup,
         rounds: Vec::new(),
         runs: Vec::new(),
+        precision: rule,
     };
     let write = |file: &mut RunFile, data: &CommandsData| -> Result<(), String> {
         file.suites[0].data = serde_json::to_value(data).unwrap_or(Value::Null);
@@ -628,7 +681,7 @@ fn interleaved(
     let mut orders = Orders::new(seed);
     loop {
         let round = data.rounds.len();
-        if until.done(round, begun.elapsed()) {
+        if until.done(data, begun.elapsed()) {
             return End::Finished;
         }
         let order = orders.next(commands.len());
@@ -687,6 +740,8 @@ fn sequential(
                 (None, Until::Budget { budget, min }) => {
                     k >= *min && block_start.elapsed() >= *budget / commands.len() as u32
                 }
+                // Refused before the runs start.
+                (None, Until::Precision { .. }) => true,
             };
             if done {
                 break;

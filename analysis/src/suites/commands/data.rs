@@ -1,3 +1,4 @@
+use crate::stats::sequential::PrecisionRule;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -26,6 +27,11 @@ pub struct CommandsData {
     pub rounds: Vec<Vec<usize>>,
     /// Every run of the finished rounds, in the order they ran.
     pub runs: Vec<RunRecord>,
+    /// Set when the run stopped on precision (`--precision`): the paired
+    /// ratios' intervals are then the confidence sequence the stop was
+    /// decided on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<PrecisionRule>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

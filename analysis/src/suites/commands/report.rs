@@ -12,6 +12,7 @@ use crate::stats::executions::mean_of_means_replicates;
 use crate::stats::mann_whitney::{mann_whitney, MannWhitney};
 use crate::stats::paired::{geometric_mean_ratio, wilcoxon, SignedRank};
 use crate::stats::regression::ols;
+use crate::stats::sequential::{asymptotic_cs, PrecisionRule};
 use crate::stats::{quantile, Welford};
 use serde::Serialize;
 
@@ -94,8 +95,14 @@ pub struct PairedComparison {
     pub rounds: usize,
     /// Each such round's ratio, command over reference, in round order.
     pub round_ratios: Vec<f64>,
-    /// The geometric mean of the ratios with its CI over rounds resampled.
+    /// The geometric mean of the ratios with its CI over rounds resampled,
+    /// or, for a run that stopped on precision, the confidence sequence's
+    /// interval at the stop (`resamples` 0).
     pub ratio: Option<BootstrapCi>,
+    /// True when `ratio` is the confidence sequence: the verdict is then
+    /// whether it excludes 1 (the signed-rank p-value, shown, assumes a
+    /// fixed number of rounds).
+    pub sequential: bool,
     /// The signed-rank test of the log ratios.
     pub test: Option<SignedRank>,
     pub relative_difference: Option<f64>,
@@ -136,7 +143,7 @@ pub fn commands_report(d: &CommandsData, o: &Options) -> (CommandsReport, Vec<St
     let comparisons = match reference {
         Some(r) => (0..commands.len())
             .filter(|&c| c != r && commands[c].runs > 0)
-            .map(|c| compare(c, r, &commands, &by_command, o))
+            .map(|c| compare(c, r, &commands, &by_command, o, d.precision.as_ref()))
             .collect(),
         None => Vec::new(),
     };
@@ -218,6 +225,7 @@ fn compare(
     commands: &[CommandSummary],
     by_command: &[Vec<&RunRecord>],
     o: &Options,
+    rule: Option<&PrecisionRule>,
 ) -> CommandComparison {
     let (a, b) = (&commands[c], &commands[r]);
     let relative_speed = a.mean_ns / b.mean_ns;
@@ -227,8 +235,10 @@ fn compare(
         }
         _ => None,
     };
-    let paired_cpu = paired(&by_command[c], &by_command[r], o, |x| x.user_ns + x.sys_ns);
-    let paired = paired(&by_command[c], &by_command[r], o, |x| x.wall_ns);
+    let paired_cpu = paired(&by_command[c], &by_command[r], o, rule, |x| {
+        x.user_ns + x.sys_ns
+    });
+    let paired = paired(&by_command[c], &by_command[r], o, rule, |x| x.wall_ns);
     let unpaired = unpaired(a, b, o);
     let measured = paired.relative_difference.unwrap_or(0.0);
     let drift_warning = [a, b]
@@ -267,38 +277,84 @@ fn paired(
     a: &[&RunRecord],
     b: &[&RunRecord],
     o: &Options,
+    rule: Option<&PrecisionRule>,
     value: fn(&RunRecord) -> f64,
 ) -> PairedComparison {
-    let mut round_ratios = Vec::new();
-    for x in a {
-        if let Some(y) = b.iter().find(|y| y.round == x.round) {
-            round_ratios.push(value(x) / value(y));
-        }
-    }
-    let logs: Option<Vec<f64>> = round_ratios
-        .iter()
-        .map(|q| (q.is_finite() && *q > 0.0).then(|| q.ln()))
-        .collect();
-    let (ratio, test) = match &logs {
-        Some(l) if !l.is_empty() => (geometric_mean_ratio(l, &o.bootstrap), wilcoxon(l)),
+    let round_ratios = round_ratios(a, b, value);
+    let logs = log_ratios(&round_ratios);
+    let alpha = 1.0 - o.bootstrap.confidence;
+    let (ratio, test) = match (&logs, rule) {
+        (Some(l), None) if !l.is_empty() => (geometric_mean_ratio(l, &o.bootstrap), wilcoxon(l)),
+        (Some(l), Some(rule)) => (
+            asymptotic_cs(l, alpha, rule.t_opt).map(|(m, lo, hi)| BootstrapCi {
+                estimate: m.exp(),
+                lo: lo.exp(),
+                hi: hi.exp(),
+                resamples: 0,
+                confidence: o.bootstrap.confidence,
+                seed: 0,
+            }),
+            wilcoxon(l),
+        ),
         _ => (None, None),
     };
-    let alpha = 1.0 - o.bootstrap.confidence;
     let relative_difference = ratio.as_ref().map(|q| relative_difference(q.estimate, 1.0));
-    let verdict = decide(
-        test.map(|t| t.p_value < alpha),
-        ratio.as_ref(),
-        relative_difference,
-        o.threshold,
-    );
+    // Under optional stopping only the sequence's interval keeps its level,
+    // so it alone decides.
+    let shown = match rule {
+        Some(_) => ratio.as_ref().map(|q| q.lo > 1.0 || q.hi < 1.0),
+        None => test.map(|t| t.p_value < alpha),
+    };
+    let verdict = decide(shown, ratio.as_ref(), relative_difference, o.threshold);
     PairedComparison {
         rounds: round_ratios.len(),
         round_ratios,
         ratio,
+        sequential: rule.is_some(),
         test,
         relative_difference,
         verdict,
     }
+}
+
+fn round_ratios(a: &[&RunRecord], b: &[&RunRecord], value: fn(&RunRecord) -> f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    for x in a {
+        if let Some(y) = b.iter().find(|y| y.round == x.round) {
+            out.push(value(x) / value(y));
+        }
+    }
+    out
+}
+
+fn log_ratios(ratios: &[f64]) -> Option<Vec<f64>> {
+    ratios
+        .iter()
+        .map(|q| (q.is_finite() && *q > 0.0).then(|| q.ln()))
+        .collect()
+}
+
+/// Whether every command's paired wall-time ratio against the one with the
+/// lowest mean has reached `rule`'s precision (the runner's check after
+/// each round; false with fewer than two commands).
+pub fn precision_reached(d: &CommandsData, rule: &PrecisionRule, alpha: f64) -> bool {
+    let by_command: Vec<Vec<&RunRecord>> = (0..d.commands.len())
+        .map(|c| d.runs.iter().filter(|r| r.command == c).collect())
+        .collect();
+    let means: Vec<f64> = by_command
+        .iter()
+        .map(|rs| mean(&rs.iter().map(|r| r.wall_ns).collect::<Vec<_>>()))
+        .collect();
+    let Some(fastest) = (0..means.len()).min_by(|&x, &y| means[x].total_cmp(&means[y])) else {
+        return false;
+    };
+    d.commands.len() >= 2
+        && (0..d.commands.len()).filter(|&c| c != fastest).all(|c| {
+            log_ratios(&round_ratios(&by_command[c], &by_command[fastest], |x| {
+                x.wall_ns
+            }))
+            .is_some_and(|l| rule.reached(&l, alpha))
+        })
 }
 
 /// As `report::compare` decides for two series of one measurement per

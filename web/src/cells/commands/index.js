@@ -58,7 +58,13 @@ export function build(report, key, ctx) {
         testid: 'commands-comparisons',
         caption: `Against ${r.commands[r.reference].name} (the fastest): paired by round and unpaired`,
         columns: ['Command', { label: 'Pairs', class: 'num' },
-          { label: 'Paired ratio', class: 'num', title: 'Geometric mean of the rounds\u2019 ratios; CI over rounds resampled' },
+          {
+            label: 'Paired ratio',
+            class: 'num',
+            title: r.comparisons.some((c) => c.paired.sequential)
+              ? 'Geometric mean of the rounds\u2019 ratios; the confidence sequence --precision stopped on (valid at any stopping round), which decides the verdict'
+              : 'Geometric mean of the rounds\u2019 ratios; CI over rounds resampled',
+          },
           { label: 'Signed-rank p', class: 'num' }, 'Paired verdict',
           { label: 'Unpaired ratio', class: 'num', title: 'Ratio of means; bootstrap CI' },
           { label: 'U test p', class: 'num' }, 'Unpaired verdict',
