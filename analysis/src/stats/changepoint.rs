@@ -959,6 +959,29 @@ mod tests {
     }
 
     #[test]
+    fn a_slow_wander_is_measured_and_not_a_change() {
+        // AR(1) between-commit noise, φ = 0.6, marginal τ = 1 %: as
+        // independent noise it would show steps; its φ is found instead.
+        let (mut alarms, mut phis) = (0, Vec::new());
+        for seed in 0..20 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(100 + seed);
+            let mut u = 0.01 * normal(&mut rng);
+            let pts: Vec<Option<Point>> = (0..1000)
+                .map(|_| {
+                    u = 0.6 * u + 0.01 * 0.8 * normal(&mut rng);
+                    Some(Point { y: u, se: 0.001 })
+                })
+                .collect();
+            let f = fit(&pts).unwrap();
+            alarms += usize::from(!f.changes.is_empty());
+            phis.push(f.wander);
+        }
+        let phi = median(&mut phis);
+        assert!((phi - 0.6).abs() < 0.1, "φ {phi}");
+        assert!(alarms <= 2, "{alarms} of 20 wandering series had a change");
+    }
+
+    #[test]
     fn gaps_are_not_values() {
         let mut pts = history(40, 3, 0.002, 0.001, |i| if i >= 20 { 0.1 } else { 0.0 });
         for i in [5, 19, 20, 33] {
