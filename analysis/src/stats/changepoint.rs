@@ -45,6 +45,9 @@ const PENALTY_PER_LN: f64 = 3.0;
 const DRIFT_PENALTY_PER_LN: f64 = 1.5;
 /// The least penalty of a drift: χ²₁'s 0.1 % point.
 const PENALTY_FLOOR: f64 = 10.83;
+/// The largest lag-1 autocorrelation of the between-commit noise used:
+/// the variance is inflated by at most (1 + φ) / (1 − φ) = 9.
+pub const PHI_MAX: f64 = 0.8;
 /// The smallest standard deviation a commit's value is given (log scale):
 /// identical counts would otherwise weigh infinitely.
 const NOISE_FLOOR: f64 = 1e-6;
@@ -101,6 +104,9 @@ pub struct Fit {
     pub within: f64,
     /// Between-commit standard deviation τ (log scale).
     pub between: f64,
+    /// The between-commit noise's lag-1 autocorrelation φ (0 to
+    /// [`PHI_MAX`]): how slowly the machine's level wanders.
+    pub wander: f64,
 }
 
 /// Fit `points` (one per commit, `None` for a commit without the series).
@@ -137,26 +143,33 @@ pub fn fit_excluding(points: &[Option<Point>], excluded: &[bool]) -> Option<Fit>
     let mut disturbed: Vec<bool> = (0..pts.len())
         .map(|i| excluded.get(i).copied().unwrap_or(false))
         .collect();
-    let mut tau = between_from_differences(&pts, &disturbed, None);
+    // The first fit takes the commits as independent (φ = 0); φ comes from
+    // its segments' residuals, then the fit is repeated with it.
+    let mut phi = 0.0;
+    let mut tau = between_from_differences(&pts, &disturbed, None, phi);
     let mut segments = Vec::new();
-    // Fit, drop the excursions, estimate τ within the segments, fit again:
-    // a few rounds settle (each round only adds disturbed commits).
+    // Fit, drop the excursions, estimate τ and φ within the segments, fit
+    // again: a few rounds settle (each round only adds disturbed commits).
     for _ in 0..6 {
-        let w = weights(&pts, &disturbed, tau);
+        let w = weights(&pts, &disturbed, tau, phi);
         segments = segment(&pts, &w, penalty, drift_penalty);
         let found = excursions(&segments, &pts, &disturbed);
-        let new_tau = between_from_differences(&pts, &disturbed, Some(&segments))
+        let new_phi = wander_from_residuals(&pts, &disturbed, &segments);
+        let new_tau = between_from_differences(&pts, &disturbed, Some(&segments), new_phi)
             .max(between_from_residuals(&pts, &disturbed, &segments));
-        let settled = found.is_empty() && (new_tau - tau).abs() <= 0.05 * tau.max(NOISE_FLOOR);
+        let settled = found.is_empty()
+            && (new_tau - tau).abs() <= 0.05 * tau.max(NOISE_FLOOR)
+            && (new_phi - phi).abs() <= 0.02;
         for i in found {
             disturbed[i] = true;
         }
         tau = new_tau;
+        phi = new_phi;
         if settled {
             break;
         }
     }
-    let w = weights(&pts, &disturbed, tau);
+    let w = weights(&pts, &disturbed, tau, phi);
     let segments: Vec<Segment> = segments
         .iter()
         .map(|s| {
@@ -175,6 +188,7 @@ pub fn fit_excluding(points: &[Option<Point>], excluded: &[bool]) -> Option<Fit>
         disturbed: (0..pts.len()).filter(|&i| disturbed[i]).collect(),
         within: se[se.len() / 2],
         between: tau,
+        wander: phi,
     })
 }
 
@@ -394,12 +408,17 @@ fn machine_history(
     Some((machine, excluded))
 }
 
-/// Each commit's weight 1 / (se² + τ²); 0 for a gap or a disturbed commit.
-fn weights(pts: &[Option<Point>], disturbed: &[bool], tau: f64) -> Vec<f64> {
+/// Each commit's weight 1 / (se² + τ²·(1 + φ)/(1 − φ)); 0 for a gap or a
+/// disturbed commit. Where the machine's level wanders (neighbouring
+/// commits' noise correlated by φ), the mean of m commits varies as if each
+/// had the long-run variance τ²·(1 + φ)/(1 − φ), not τ²: that variance
+/// keeps the penalty's χ² calibration and the levels' intervals true.
+fn weights(pts: &[Option<Point>], disturbed: &[bool], tau: f64, phi: f64) -> Vec<f64> {
+    let long_run = tau * tau * (1.0 + phi) / (1.0 - phi);
     pts.iter()
         .zip(disturbed)
         .map(|(p, &d)| match p {
-            Some(p) if !d => 1.0 / (p.se * p.se + tau * tau).max(NOISE_FLOOR * NOISE_FLOOR),
+            Some(p) if !d => 1.0 / (p.se * p.se + long_run).max(NOISE_FLOOR * NOISE_FLOOR),
             _ => 0.0,
         })
         .collect()
@@ -408,11 +427,13 @@ fn weights(pts: &[Option<Point>], disturbed: &[bool], tau: f64) -> Vec<f64> {
 /// τ from the differences of neighbouring commits with data (within one
 /// segment when `segments` are given, a drift's slope taken off): their
 /// spread, by the median absolute deviation so that steps and outliers
-/// barely move it, is √(2τ² + se² + se'²).
+/// barely move it, is √(2τ²(1 − φ) + se² + se'²) for between-commit noise
+/// of lag-1 autocorrelation φ.
 fn between_from_differences(
     pts: &[Option<Point>],
     disturbed: &[bool],
     segments: Option<&[Segment]>,
+    phi: f64,
 ) -> f64 {
     let mut diffs = Vec::new();
     let mut own = Vec::new();
@@ -443,10 +464,55 @@ fn between_from_differences(
     let mut dev: Vec<f64> = diffs.iter().map(|d| (d - med).abs()).collect();
     let spread = 1.4826 * median(&mut dev);
     let own = median(&mut own);
-    ((spread * spread - own) / 2.0)
+    ((spread * spread - own) / (2.0 * (1.0 - phi)))
         .max(0.0)
         .sqrt()
         .max(NOISE_FLOOR)
+}
+
+/// φ, the lag-1 autocorrelation of the between-commit noise, from the
+/// commits' residuals about the fitted segments: the mean product of
+/// neighbours' residuals (both in one segment) over the residuals' variance
+/// less the commits' own (se², independent from commit to commit).
+/// Residuals beyond three robust standard deviations are clipped there, so
+/// a spike missed as a disturbance does not make the estimate. Kept within
+/// 0 and [`PHI_MAX`]: a negative estimate is taken as 0, the independent
+/// noise the penalty was calibrated on.
+fn wander_from_residuals(pts: &[Option<Point>], disturbed: &[bool], segments: &[Segment]) -> f64 {
+    let mut res: Vec<Option<f64>> = vec![None; pts.len()];
+    let mut seg_of = vec![usize::MAX; pts.len()];
+    let mut own = Vec::new();
+    for (k, s) in segments.iter().enumerate() {
+        for i in s.start..=s.end {
+            seg_of[i] = k;
+            if let Some(p) = pts[i].filter(|_| !disturbed[i]) {
+                res[i] = Some(p.y - (s.from + s.slope * (i - s.start) as f64));
+                own.push(p.se * p.se);
+            }
+        }
+    }
+    let mut all: Vec<f64> = res.iter().flatten().copied().collect();
+    if all.len() < 4 {
+        return 0.0;
+    }
+    let mut dev: Vec<f64> = all.iter().map(|r| r.abs()).collect();
+    let clip = 3.0 * 1.4826 * median(&mut dev);
+    let c = |r: f64| r.clamp(-clip, clip);
+    let g0 = all.iter_mut().map(|r| c(*r) * c(*r)).sum::<f64>() / all.len() as f64;
+    let (mut g1, mut pairs) = (0.0, 0usize);
+    for i in 1..pts.len() {
+        if let (Some(a), Some(b)) = (res[i - 1], res[i]) {
+            if seg_of[i - 1] == seg_of[i] {
+                g1 += c(a) * c(b);
+                pairs += 1;
+            }
+        }
+    }
+    let between = g0 - own.iter().sum::<f64>() / own.len() as f64;
+    if pairs < 3 || between <= 0.0 {
+        return 0.0;
+    }
+    (g1 / pairs as f64 / between).clamp(0.0, PHI_MAX)
 }
 
 /// τ from the commits' spread about the fitted segments, robustly: where
@@ -890,6 +956,29 @@ mod tests {
             assert!((f.between - 0.005).abs() < 0.001, "τ {}", f.between);
         }
         assert!(alarms <= 2, "{alarms} of 40 null series had a change");
+    }
+
+    #[test]
+    fn a_slow_wander_is_measured_and_not_a_change() {
+        // AR(1) between-commit noise, φ = 0.6, marginal τ = 1 %: as
+        // independent noise it would show steps; its φ is found instead.
+        let (mut alarms, mut phis) = (0, Vec::new());
+        for seed in 0..20 {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(100 + seed);
+            let mut u = 0.01 * normal(&mut rng);
+            let pts: Vec<Option<Point>> = (0..1000)
+                .map(|_| {
+                    u = 0.6 * u + 0.01 * 0.8 * normal(&mut rng);
+                    Some(Point { y: u, se: 0.001 })
+                })
+                .collect();
+            let f = fit(&pts).unwrap();
+            alarms += usize::from(!f.changes.is_empty());
+            phis.push(f.wander);
+        }
+        let phi = median(&mut phis);
+        assert!((phi - 0.6).abs() < 0.1, "φ {phi}");
+        assert!(alarms <= 2, "{alarms} of 20 wandering series had a change");
     }
 
     #[test]

@@ -127,6 +127,9 @@ pub struct Noise {
     pub within: f64,
     /// Between-commit standard deviation τ, relative.
     pub between: f64,
+    /// Lag-1 autocorrelation φ of the between-commit noise (how slowly
+    /// the level wanders; 0 for independent commits).
+    pub wander: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -556,6 +559,7 @@ fn describe_series(c: Column, fit: Fit, files: &[HistoryFile], confidence: f64) 
         noise: Noise {
             within: fit.within,
             between: fit.between,
+            wander: fit.wander,
         },
     }
 }
