@@ -119,7 +119,11 @@ test('the published comparison: core match, scores, discriminating operations an
   const p = cli.ops.published;
   assert.ok(p, 'the CLI has a published comparison');
   assert.equal(p.best_match, 'zen4');
-  assert.equal(p.summary, 'reports Genoa (Zen 4), behaves like Zen 4');
+  // add_i64's throughput at 0.45 cycles (2.2 a cycle, 1.8× under Zen 4's
+  // four) is what a shared core looks like: the cores are scored on
+  // latencies alone, and the summary says so.
+  assert.equal(cli.ops.issue.shared, true);
+  assert.equal(p.summary, "reports Genoa (Zen 4), behaves like Zen 4 on latencies (throughputs left out: the core's issue width was shared)");
   const { page, problems, close } = await openBrowser(server.url);
   try {
     await page.goto(server.url);
