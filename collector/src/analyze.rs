@@ -256,13 +256,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     }
     let inputs = load_inputs(&args.files, &opts.limits);
     if args.format == Format::Md {
-        let reports: Vec<FileReport> = inputs
-            .par_iter()
-            .map(|input| match &input.bytes {
-                Ok(bytes) => analyze_bytes(&input.name, bytes, &opts),
-                Err(message) => unreadable(&input.name, message, &opts),
-            })
-            .collect();
+        let reports = analyze_inputs(&inputs, &opts);
         let mut failed = false;
         for e in reports.iter().filter_map(|r| r.error.as_ref()) {
             failed = true;
@@ -296,14 +290,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
             }
         }
     };
-    // Files over the pool's threads (main.rs), reports in the inputs' order.
-    let mut reports: Vec<FileReport> = inputs
-        .par_iter()
-        .map(|input| match &input.bytes {
-            Ok(bytes) => analyze_bytes(&input.name, bytes, &opts),
-            Err(message) => unreadable(&input.name, message, &opts),
-        })
-        .collect();
+    let mut reports = analyze_inputs(&inputs, &opts);
 
     let mut failed = false;
     for r in &reports {
@@ -419,6 +406,18 @@ fn export_fit(r: &FileReport, form: &str, out: &std::path::Path) -> Result<(), S
 }
 
 /// A file that cannot even be opened is reported like any other bad file.
+/// Every input's report, over the pool's threads (main.rs), in the inputs'
+/// order; an unreadable one is a report with its error.
+fn analyze_inputs(inputs: &[crate::load::Input], opts: &Options) -> Vec<FileReport> {
+    inputs
+        .par_iter()
+        .map(|input| match &input.bytes {
+            Ok(bytes) => analyze_bytes(&input.name, bytes, opts),
+            Err(message) => unreadable(&input.name, message, opts),
+        })
+        .collect()
+}
+
 fn unreadable(name: &str, message: &str, opts: &Options) -> FileReport {
     let mut r = analyze_bytes(name, b"", opts);
     r.error = Some(ReadError {
