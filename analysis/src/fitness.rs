@@ -470,6 +470,14 @@ fn counter_hz(env: &Environment) -> Option<f64> {
     (dt >= 1e6 && dc > 0.0).then(|| dc / dt * 1e9)
 }
 
+/// Under a hypervisor with no cpufreq in the guest the host alone sets the
+/// core clock; advice to set the governor would be advice nobody can follow.
+fn host_sets_clock(env: &Environment) -> bool {
+    let check = |name: &str| env.checks.iter().find(|c| c.name == name);
+    check("hypervisor").is_some_and(|c| c.value.is_some())
+        && check("cpu_governor").is_some_and(|c| c.value.is_none())
+}
+
 fn core_clock(env: &Environment) -> (Finding, Vec<(String, Option<f64>)>) {
     let hz = counter_hz(env);
     let ghz: Vec<(String, Option<f64>)> = env
@@ -537,9 +545,11 @@ fn core_clock(env: &Environment) -> (Finding, Vec<(String, Option<f64>)>) {
         evidence: "short chains of dependent adds (one a cycle) timed by the cycle counter at each sample; the figure is the largest change from the first".to_string(),
         worst: None,
         thresholds: t,
-        advice: (change.abs() >= t.disturbed).then_some(
-            "the core clock moved during the run: set the governor to performance and turn boost off where you can (see the configuration), warm the machine up first, and keep other load off the machine",
-        ),
+        advice: (change.abs() >= t.disturbed).then_some(if host_sets_clock(env) {
+            "the core clock moved during the run, and in this VM the host sets it (no cpufreq in the guest): nothing here can hold it. Read times in ns as uncertain by that much, prefer figures in cycles, and compare by interleaving (tickbook run) rather than run after run"
+        } else {
+            "the core clock moved during the run: set the governor to performance and turn boost off where you can (see the configuration), warm the machine up first, and keep other load off the machine"
+        }),
         reason: None,
         rule: None,
     };

@@ -242,3 +242,93 @@ fn doctor_exits_with_its_verdict() {
     );
     assert_eq!(out.status.code(), Some(want));
 }
+
+/// Every check and finding as an unprivileged user: `doctor` and a quick ops
+/// collection run as `nobody` (through `setpriv`, when the tests run as
+/// root), and each check has a value or says why not, each finding a figure
+/// or a reason; the ones that could not be read are printed.
+#[test]
+fn every_check_degrades_with_a_reason_when_not_root() {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root && !have("setpriv") {
+        println!("skipped: running as root without setpriv (util-linux) to drop privileges");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tickbook-nobody-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // nobody may not be able to reach the build's binary: a copy it can.
+    let bin = dir.join("tickbook");
+    std::fs::copy(env!("CARGO_BIN_EXE_tickbook"), &bin).expect("copy the binary");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let unprivileged = |args: &[&str]| {
+        let mut c = if root {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&bin);
+            c
+        } else {
+            Command::new(&bin)
+        };
+        c.args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run tickbook unprivileged")
+    };
+
+    let out = unprivileged(&["doctor", "--seconds", "0.5", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "doctor --json as nobody: {e}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let want = match v["fitness"]["verdict"].as_str() {
+        Some("fine" | "unknown") => 0,
+        Some("disturbed") => 3,
+        Some("unfit") => 4,
+        other => panic!("verdict {other:?}"),
+    };
+    assert_eq!(out.status.code(), Some(want));
+    let checks = v["environment"]["checks"].as_array().expect("checks");
+    assert!(
+        checks.iter().any(|c| c["name"] == "perf_events"),
+        "{checks:?}"
+    );
+    for c in checks {
+        assert!(
+            c["value"].is_null() != c["not_readable"].is_null(),
+            "a check with neither a value nor a reason, or both: {c}"
+        );
+        if let Some(why) = c["not_readable"].as_str() {
+            println!("not readable as nobody: {}: {why}", c["name"]);
+        }
+    }
+
+    let file = dir.join("ops.json");
+    let out = unprivileged(&["collect", "ops", "--quick", "--out", "ops.json"]);
+    assert!(
+        out.status.success(),
+        "collect as nobody: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = Command::new(env!("CARGO_BIN_EXE_tickbook"))
+        .args(["analyze", "--json"])
+        .arg(&file)
+        .output()
+        .expect("analyze");
+    let r: Value = serde_json::from_slice(&report.stdout).expect("analyze --json");
+    let f = &r[0]["fitness"];
+    let findings = f["findings"].as_array().expect("findings");
+    assert!(findings.len() >= 6, "{f}");
+    for x in findings {
+        assert!(
+            !x["figure"].is_null() || x["reason"].as_str().is_some_and(|s| !s.is_empty()),
+            "a finding with neither a figure nor a reason: {x}"
+        );
+    }
+    print("collect ops --quick as nobody", f);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -465,7 +465,56 @@ pub fn checks(host: &Host) -> Vec<EnvCheck> {
             "the hypervisor, if any: under one the host decides the frequency and who shares the physical core",
         )
     }));
+
+    out.push(check("perf_events", perf_events(), |v| {
+        let generic = "hardware performance counters (perf events): instructions and cycles counted beside the times";
+        if v.contains("no hardware PMU") {
+            judged(None, &format!("{v}: nothing counts instructions or cycles here; times are measured by the clocks alone (the core clock by the add chain against the cycle counter)"), None, generic)
+        } else if v.starts_with("paranoid 3") || v.starts_with("paranoid 4") {
+            judged(Some(false), &format!("{v}: unprivileged processes may not open perf events, so instructions and cycles are not counted"), Some("sysctl kernel.perf_event_paranoid=2   (as root)"), generic)
+        } else {
+            judged(Some(true), &format!("{v}: instructions and cycles can be counted"), None, generic)
+        }
+    }));
     out
+}
+
+/// `perf_event_paranoid` and whether the kernel lists a hardware PMU among
+/// its event sources (a `cpu`, `cpu_core` or `armv8_pmuv3*` source).
+fn perf_events() -> Result<String, String> {
+    let paranoid = read_text("/proc/sys/kernel/perf_event_paranoid").map_err(|e| {
+        format!("/proc/sys/kernel/perf_event_paranoid: {e} (a kernel without perf events)")
+    })?;
+    let sources: Vec<String> = fs::read_dir("/sys/bus/event_source/devices")
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let pmu = sources.iter().any(|s| {
+        s == "cpu"
+            || s == "cpu_core"
+            || s == "cpu_atom"
+            || s.starts_with("armv8_pmuv3")
+            || s.starts_with("armv9")
+    });
+    let mut sorted = sources;
+    sorted.sort();
+    Ok(format!(
+        "paranoid {}; {} (event sources: {})",
+        paranoid.trim(),
+        if pmu {
+            "a hardware PMU"
+        } else {
+            "no hardware PMU"
+        },
+        if sorted.is_empty() {
+            "none listed".to_string()
+        } else {
+            sorted.join(" ")
+        }
+    ))
 }
 
 fn boost() -> Result<String, String> {
