@@ -78,6 +78,9 @@ fn data(
                 max_rss_kib: 0,
                 exit_code: Some(0),
                 signal: None,
+                task_clock_ns: None,
+                instructions: None,
+                cycles: None,
             });
         }
         orders.push(order);
@@ -98,6 +101,7 @@ fn data(
         rounds: orders,
         runs,
         precision: None,
+        counters: None,
     }
 }
 

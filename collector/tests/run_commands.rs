@@ -195,10 +195,90 @@ fn shell_start_up_is_subtracted_and_parameters_expand() {
     let config = &section(&f)["config"];
     assert!(config["environment"]["PATH"].is_string());
     assert!(config["working_directory"].is_string());
-    assert!(section(&f)["fallbacks"][0]
-        .as_str()
-        .unwrap()
-        .starts_with("instructions and cycles not measured"));
+    // Each event not counted is a fallback with its reason.
+    let fallbacks = section(&f)["fallbacks"].as_array().unwrap();
+    for (event, why) in data["counters"]["unavailable"].as_object().unwrap() {
+        let line = format!("{event} not counted: {}", why.as_str().unwrap());
+        assert!(
+            fallbacks.iter().any(|x| x == &Value::from(line.as_str())),
+            "{line}"
+        );
+    }
+}
+
+/// A shell loop of `n` iterations.
+fn shell_loop(n: u32) -> String {
+    format!("i=0; while [ $i -lt {n} ]; do i=$((i+1)); done")
+}
+
+/// Known answers of the perf events: task-clock is the CPU time user +
+/// system measure too (from exec rather than fork, so a little less); with
+/// hardware counters, a loop of 2N iterations retires about twice the
+/// instructions of one of N (the shell's start-up subtracted), and where
+/// the kernel has none (a VM without a PMU), the file says why.
+#[test]
+fn perf_events_count_each_run_from_its_exec() {
+    let d = dir("counters");
+    let out = d.join("r.json");
+    let (short, long) = (shell_loop(20_000), shell_loop(40_000));
+    let o = run(&["--runs", "6", "-n", "N", "-n", "2N", &short, &long], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let f = read(&out);
+    let data = &section(&f)["data"];
+    let unavailable = data["counters"]["unavailable"].as_object().unwrap();
+    assert!(
+        !unavailable.contains_key("task_clock"),
+        "task-clock is a software event: {unavailable:?}"
+    );
+    // |task-clock − (user + system)| within 5 % + 0.5 ms, run by run.
+    let mut worst: f64 = 0.0;
+    let runs = data["runs"].as_array().unwrap();
+    for r in runs {
+        let tc = r["task_clock_ns"]
+            .as_f64()
+            .expect("every run has task-clock");
+        let cpu = r["user_ns"].as_f64().unwrap() + r["sys_ns"].as_f64().unwrap();
+        let off = (tc - cpu).abs();
+        assert!(
+            off <= 0.05 * cpu + 0.5e6,
+            "task-clock {tc} ns against user + system {cpu} ns"
+        );
+        worst = worst.max(off / cpu);
+    }
+    eprintln!(
+        "task-clock against user + system: worst {:.2} % of {} runs",
+        worst * 100.0,
+        runs.len()
+    );
+    let mean = |c: u64, key: &str| {
+        let v: Vec<f64> = runs
+            .iter()
+            .filter(|r| r["command"] == c)
+            .map(|r| r[key].as_f64().expect(key))
+            .collect();
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    match unavailable.get("instructions") {
+        Some(why) => {
+            let why = why.as_str().unwrap();
+            assert!(
+                why.starts_with("perf_event_open(PERF_COUNT_HW_INSTRUCTIONS): "),
+                "{why}"
+            );
+            assert!(runs.iter().all(|r| r.get("instructions").is_none()));
+            eprintln!("no hardware counters here, as the file says: {why}");
+        }
+        None => {
+            assert!(runs
+                .iter()
+                .all(|r| r["instructions"].as_f64().unwrap() > 0.0));
+            let ratio = mean(1, "instructions") / mean(0, "instructions");
+            eprintln!("hardware counters: instructions of 2N over N {ratio:.3}");
+            assert!((1.8..=2.2).contains(&ratio), "2N/N instructions {ratio}");
+        }
+    }
+    // The terminal shows the counts and the reasons as --json has them.
+    terminal_agrees_with_json(&[&out]);
 }
 
 #[test]

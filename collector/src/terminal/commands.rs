@@ -3,7 +3,7 @@
 //! fastest paired by round and unpaired, the drift over the run, then
 //! hyperfine's summary lines with the paired verdict. Formatting only.
 
-use super::numbers::{fmt_bytes, fmt_ns, level, pct, signed_pct};
+use super::numbers::{fmt_bytes, fmt_ns, level, opt_ns, pct, sig, signed_pct};
 use super::table::{cell_title, clean, subtitle, Table};
 use std::fmt::Write as _;
 use tickbook_analysis::report::{CommandComparison, CommandsReport};
@@ -60,6 +60,39 @@ fn speed(c: &CommandComparison) -> String {
     match c.relative_speed_error {
         Some(e) => format!("{:.3} ± {:.3}", c.relative_speed, e),
         None => format!("{:.3}", c.relative_speed),
+    }
+}
+
+/// Each command's mean perf event counts, then why an event was not
+/// counted (nothing for a file written before they were counted).
+fn counters(out: &mut String, r: &CommandsReport) {
+    let Some(k) = &r.counters else {
+        return;
+    };
+    let count = |v: Option<f64>| v.map(|v| sig(v, 4)).unwrap_or_else(|| "—".into());
+    if r.commands.iter().any(|c| {
+        c.task_clock_mean_ns.is_some() || c.instructions_mean.is_some() || c.cycles_mean.is_some()
+    }) {
+        subtitle(
+            out,
+            &format!(
+                "Perf events per run (means; from each run's exec, its children included{})",
+                if k.kernel { "" } else { "; user mode only" }
+            ),
+        );
+        let mut t = Table::new(&["command", "task-clock", "instructions", "cycles"]).text(0);
+        for c in &r.commands {
+            t.row(vec![
+                clean(&c.name),
+                opt_ns(c.task_clock_mean_ns),
+                count(c.instructions_mean),
+                count(c.cycles_mean),
+            ]);
+        }
+        t.render(out);
+    }
+    for (event, why) in &k.unavailable {
+        let _ = writeln!(out, "   {event} not counted: {}", clean(why));
     }
 }
 
@@ -120,6 +153,7 @@ pub(crate) fn render(out: &mut String, r: &CommandsReport) {
     for c in &r.commands {
         let _ = writeln!(out, "   {}: {}", clean(&c.name), clean(&c.command));
     }
+    counters(out, r);
     let Some(reference) = r.reference.and_then(|i| r.commands.get(i)) else {
         return;
     };

@@ -1375,6 +1375,43 @@ fn bottleneck(lines: &[&str], b: &Value) {
     }
 }
 
+/// The perf events' table of a file that counted some, and a line for
+/// each event not counted with the file's reason.
+fn commands_counters(lines: &[&str], c: &Value, list: &[Value]) {
+    const COLUMNS: [(&str, &str); 3] = [
+        ("task-clock", "task_clock_mean_ns"),
+        ("instructions", "instructions_mean"),
+        ("cycles", "cycles_mean"),
+    ];
+    let counted = list
+        .iter()
+        .any(|x| COLUMNS.iter().any(|(_, k)| x[*k].is_number()));
+    if !c["counters"].is_null() && counted {
+        let t = table(lines, &["command", "task-clock", "instructions", "cycles"]);
+        assert_eq!(t.rows.len(), list.len());
+        for (x, r) in list.iter().zip(&t.rows) {
+            for (col, key) in COLUMNS {
+                match x[key].as_f64() {
+                    Some(v) => agree(num(t.get(r, col)), v, &format!("{} {key}", s(x, "name"))),
+                    None => assert_eq!(t.get(r, col), "—"),
+                }
+            }
+        }
+    }
+    for (event, why) in c["counters"]["unavailable"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        let line = format!("{event} not counted: {}", why.as_str().unwrap_or(""));
+        assert!(
+            lines.iter().any(|l| l.trim() == line),
+            "no line {line:?} in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
 fn commands(lines: &[&str], c: &Value) {
     let t = table(lines, &["command", "runs", "failed", "mean"]);
     let list = arr(c, "commands");
@@ -1402,6 +1439,7 @@ fn commands(lines: &[&str], c: &Value) {
             agree(Some(hi), d["over_run_ci"][1].as_f64().unwrap(), "drift hi");
         }
     }
+    commands_counters(lines, c, list);
     let comparisons = arr(c, "comparisons");
     if comparisons.is_empty() {
         return;

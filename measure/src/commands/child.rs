@@ -3,6 +3,7 @@
 //! without reaping (`waitid` with `WNOWAIT`) while a watchdog may still kill
 //! its group, then reaped by `wait4` for its CPU times and maximum RSS.
 
+use super::counters::{Counts, Plan};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -29,6 +30,8 @@ pub struct Outcome {
     pub timed_out: bool,
     /// Killed because the run was asked to stop (SIGINT/SIGTERM).
     pub stopped: bool,
+    /// Its perf event counts, from its exec (none without a plan).
+    pub counts: Counts,
 }
 
 impl Outcome {
@@ -82,7 +85,20 @@ pub fn run_once(
     timeout: Option<Duration>,
     stop: fn() -> bool,
 ) -> Result<Outcome, String> {
+    run_counted(command, launch, timeout, stop, None)
+}
+
+/// `run_once` with the perf events of `counters` counted for the child.
+pub fn run_counted(
+    command: &str,
+    launch: &Launch,
+    timeout: Option<Duration>,
+    stop: fn() -> bool,
+    counters: Option<&Plan>,
+) -> Result<Outcome, String> {
     let mut cmd = command_for(command, launch)?;
+    // Opened before the clock starts: their cost is not the command's.
+    let armed = counters.map(Plan::arm);
     let start = Instant::now();
     let child = cmd.spawn().map_err(|e| match launch {
         Launch::Shell(shell) => format!("cannot start the shell {shell}: {e}"),
@@ -117,6 +133,7 @@ pub fn run_once(
     waited?;
     let (status, usage) = reap(pid)?;
     drop(child);
+    let counts = armed.map(|a| a.read()).unwrap_or_default();
     let tv = |t: libc::timeval| {
         Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
     };
@@ -129,6 +146,7 @@ pub fn run_once(
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         timed_out: killed == Some(true),
         stopped: killed == Some(false),
+        counts,
     })
 }
 

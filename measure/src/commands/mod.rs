@@ -6,10 +6,12 @@
 //! finish, so a failure, a timeout or Ctrl-C keeps every finished round.
 
 mod child;
+mod counters;
 mod plan;
 
 use super::{host, output, signals, timefmt};
-use child::{run_once, Launch, Outcome};
+use child::{run_counted, run_once, Launch, Outcome};
+use counters::Plan;
 use plan::Orders;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
@@ -20,7 +22,8 @@ use tickbook_analysis::format::{RunFile, Suite};
 use tickbook_analysis::options::Options;
 use tickbook_analysis::stats::sequential::PrecisionRule;
 use tickbook_analysis::suites::commands::{
-    commands_report, precision_reached, CommandSpec, Commands, CommandsData, RunRecord, ShellSpawn,
+    commands_report, precision_reached, CommandSpec, Commands, CommandsData, Counters, RunRecord,
+    ShellSpawn,
 };
 use tickbook_analysis::suites::Suite as _;
 
@@ -166,6 +169,8 @@ struct Runner {
     timeout: Option<Duration>,
     ignore_failure: bool,
     prepare: Vec<String>,
+    /// The perf events counted for each timed run.
+    counters: Plan,
 }
 
 fn stop() -> bool {
@@ -205,7 +210,13 @@ impl Runner {
         if stop() {
             return Ok(None);
         }
-        let o = run_once(&spec.command, &self.launch, self.timeout, stop)?;
+        let o = run_counted(
+            &spec.command,
+            &self.launch,
+            self.timeout,
+            stop,
+            Some(&self.counters),
+        )?;
         if o.stopped {
             return Ok(None);
         }
@@ -234,8 +245,16 @@ impl Runner {
 fn shell_spawn(runner: &Runner) -> Result<ShellSpawn, String> {
     const RUNS: u32 = 50;
     let (mut wall, mut user, mut sys) = (0.0, 0.0, 0.0);
+    // Each event's sum and how many runs had it.
+    let mut counted = [(0.0, 0u32); 3];
     for k in 0..RUNS + 5 {
-        let o = run_once("", &runner.launch, runner.timeout, stop)?;
+        let o = run_counted(
+            "",
+            &runner.launch,
+            runner.timeout,
+            stop,
+            Some(&runner.counters),
+        )?;
         if !o.succeeded() {
             return Err(format!(
                 "the shell with an empty command {} (cannot measure its start-up)",
@@ -246,14 +265,27 @@ fn shell_spawn(runner: &Runner) -> Result<ShellSpawn, String> {
             wall += o.wall.as_nanos() as f64;
             user += o.user.as_nanos() as f64;
             sys += o.sys.as_nanos() as f64;
+            let c = o.counts;
+            for (sum, v) in counted
+                .iter_mut()
+                .zip([c.task_clock_ns, c.instructions, c.cycles])
+            {
+                if let Some(v) = v {
+                    *sum = (sum.0 + v, sum.1 + 1);
+                }
+            }
         }
     }
     let n = RUNS as f64;
+    let mean = |(sum, k): (f64, u32)| (k > 0).then(|| sum / f64::from(k));
     Ok(ShellSpawn {
         runs: RUNS,
         wall_ns: wall / n,
         user_ns: user / n,
         sys_ns: sys / n,
+        task_clock_ns: mean(counted[0]),
+        instructions: mean(counted[1]),
+        cycles: mean(counted[2]),
     })
 }
 
@@ -266,6 +298,8 @@ fn record(
     spawn: Option<&ShellSpawn>,
 ) -> RunRecord {
     let minus = |d: Duration, s: f64| (d.as_nanos() as f64 - s).max(0.0);
+    let less = |v: Option<f64>, s: Option<f64>| v.map(|v| (v - s.unwrap_or(0.0)).max(0.0));
+    let n = o.counts;
     RunRecord {
         command: c,
         round,
@@ -277,6 +311,9 @@ fn record(
         max_rss_kib: o.max_rss_kib,
         exit_code: o.exit_code,
         signal: o.signal,
+        task_clock_ns: less(n.task_clock_ns, spawn.and_then(|s| s.task_clock_ns)),
+        instructions: less(n.instructions, spawn.and_then(|s| s.instructions)),
+        cycles: less(n.cycles, spawn.and_then(|s| s.cycles)),
     }
 }
 
@@ -447,9 +484,15 @@ pub fn run(args: RunArgs) -> RunOutcome {
         })
         .collect();
     let unrecorded = std::env::vars_os().count() - environment.len();
-    let mut fallbacks = vec![
-        "instructions and cycles not measured: tickbook run does not open perf events for its children yet".to_string(),
-    ];
+    let counters = Plan::probe();
+    let mut fallbacks: Vec<String> = counters
+        .unavailable
+        .iter()
+        .map(|(event, why)| format!("{event} not counted: {why}"))
+        .collect();
+    if !counters.kernel {
+        fallbacks.push("perf events count user mode only: kernel mode is not permitted (kernel.perf_event_paranoid)".to_string());
+    }
     let git = git_state();
     if git.is_none() {
         fallbacks.push("no git commit recorded: the working directory is not in a git repository (or git is missing)".to_string());
@@ -473,7 +516,7 @@ pub fn run(args: RunArgs) -> RunOutcome {
         "git": git,
         "environment": environment,
         "environment_not_recorded": unrecorded,
-        "clock": "CLOCK_MONOTONIC (std::time::Instant) for wall time; wait4 rusage for CPU time and maximum RSS",
+        "clock": "CLOCK_MONOTONIC (std::time::Instant) for wall time; wait4 rusage for CPU time and maximum RSS; perf_event_open (inherit, enable_on_exec) for task-clock, instructions and cycles",
         "allowed_cpus": super::allowed_cpus().ok(),
     });
     let mut file = RunFile {
@@ -509,6 +552,10 @@ pub fn run(args: RunArgs) -> RunOutcome {
         rounds: Vec::new(),
         runs: Vec::new(),
         precision: rule,
+        counters: Some(Counters {
+            kernel: counters.kernel,
+            unavailable: counters.unavailable.clone(),
+        }),
     };
     let write = |file: &mut RunFile, data: &CommandsData| -> Result<(), String> {
         file.suites[0].data = serde_json::to_value(data).unwrap_or(Value::Null);
@@ -523,6 +570,7 @@ pub fn run(args: RunArgs) -> RunOutcome {
         timeout: args.timeout,
         ignore_failure: args.ignore_failure,
         prepare: args.prepare.clone(),
+        counters,
     };
     let mut progress = Progress::new(std::io::stderr().is_terminal());
     let mut end = (|| -> Result<End, String> {

@@ -13,7 +13,7 @@
 mod compress;
 mod counters;
 mod game_tree;
-mod sampler;
+pub(crate) mod sampler;
 mod simulate;
 
 use std::hint::black_box;

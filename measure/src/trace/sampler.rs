@@ -176,7 +176,7 @@ pub fn errno_name(e: &io::Error) -> String {
     }
 }
 
-fn errno_hint(e: &io::Error) -> &'static str {
+pub(crate) fn errno_hint(e: &io::Error) -> &'static str {
     match e.raw_os_error() {
         Some(libc::ENOENT) | Some(libc::EOPNOTSUPP) => {
             ": the kernel exposes no PMU event for it here (no hardware counters, e.g. a VM without a virtual PMU)"

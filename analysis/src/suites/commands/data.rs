@@ -32,6 +32,23 @@ pub struct CommandsData {
     /// decided on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<PrecisionRule>,
+    /// The perf events counted for each run, and why those not counted are
+    /// not (absent in files written before they were counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<Counters>,
+}
+
+/// How each run's perf events were counted: from the child's `exec`, its
+/// children included (`inherit`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Counters {
+    /// Whether kernel-mode work is counted (false where
+    /// `perf_event_paranoid` allows user mode only).
+    pub kernel: bool,
+    /// Each event asked for (`task_clock`, `instructions`, `cycles`) that
+    /// could not be counted, with why; an event counted is not here.
+    #[serde(default)]
+    pub unavailable: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -52,6 +69,14 @@ pub struct ShellSpawn {
     pub wall_ns: f64,
     pub user_ns: f64,
     pub sys_ns: f64,
+    /// The means of its perf event counts, subtracted likewise (absent
+    /// for an event not counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_clock_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -75,4 +100,13 @@ pub struct RunRecord {
     pub exit_code: Option<i32>,
     #[serde(default)]
     pub signal: Option<i32>,
+    /// Perf event counts from the child's `exec`, its children included,
+    /// the shell's start-up subtracted (absent where not counted:
+    /// `CommandsData::counters` says why). Task-clock is ns on a CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_clock_ns: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<f64>,
 }

@@ -49,12 +49,20 @@ impl Suite for Commands {
                     format!("expected an index of one of the {n} commands"),
                 ));
             }
+            let counts = [
+                (r.task_clock_ns, "task_clock_ns"),
+                (r.instructions, "instructions"),
+                (r.cycles, "cycles"),
+            ];
             for (v, key) in [
                 (r.wall_ns, "wall_ns"),
                 (r.user_ns, "user_ns"),
                 (r.sys_ns, "sys_ns"),
                 (r.start_ns, "start_ns"),
-            ] {
+            ]
+            .into_iter()
+            .chain(counts.into_iter().filter_map(|(v, k)| Some((v?, k))))
+            {
                 cx.check_samples(&[v], &format!("{here}.{key}"))
                     .map_err(|_| {
                         cx.err(

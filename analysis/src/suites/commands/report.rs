@@ -4,7 +4,7 @@
 //! beside the unpaired comparison the comparison engine makes of two series
 //! of one-process measurements, and each command's drift over the run.
 
-use super::data::{CommandsData, RunRecord};
+use super::data::{CommandsData, Counters, RunRecord};
 use crate::options::Options;
 use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, Side};
 use crate::stats::compare::{decide, relative_difference, Verdict};
@@ -29,6 +29,9 @@ pub struct CommandsReport {
     pub reference: Option<usize>,
     /// Every other command against the reference.
     pub comparisons: Vec<CommandComparison>,
+    /// How the runs' perf events were counted and why those missing are
+    /// (null for a file written before they were counted).
+    pub counters: Option<Counters>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -51,6 +54,11 @@ pub struct CommandSummary {
     pub sys_mean_ns: f64,
     /// The largest maximum RSS of its runs, KiB.
     pub max_rss_kib: u64,
+    /// Means over its runs of the perf event counts (task-clock in ns),
+    /// null where no run has the count (the report's `counters` says why).
+    pub task_clock_mean_ns: Option<f64>,
+    pub instructions_mean: Option<f64>,
+    pub cycles_mean: Option<f64>,
     /// Wall times in time order with their rounds, for charts.
     pub rounds: Vec<usize>,
     pub wall_ns: Vec<f64>,
@@ -61,6 +69,9 @@ pub struct CommandSummary {
 /// over the run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Drift {
+    /// The fitted line's wall time at round 0, ns (the page draws the line
+    /// from it and the slope over the command's rounds).
+    pub intercept_ns: f64,
     pub slope_ns_per_round: f64,
     pub slope_ci: (f64, f64),
     /// Slope × (last round − first round) / mean: the change over the run as
@@ -173,6 +184,7 @@ pub fn commands_report(d: &CommandsData, o: &Options) -> (CommandsReport, Vec<St
         commands,
         reference,
         comparisons,
+        counters: d.counters.clone(),
     };
     (report, warnings)
 }
@@ -197,10 +209,19 @@ fn summary(name: &str, command: &str, runs: &[&RunRecord], o: &Options) -> Comma
         user_mean_ns: mean(&runs.iter().map(|r| r.user_ns).collect::<Vec<_>>()),
         sys_mean_ns: mean(&runs.iter().map(|r| r.sys_ns).collect::<Vec<_>>()),
         max_rss_kib: runs.iter().map(|r| r.max_rss_kib).max().unwrap_or(0),
+        task_clock_mean_ns: counted_mean(runs, |r| r.task_clock_ns),
+        instructions_mean: counted_mean(runs, |r| r.instructions),
+        cycles_mean: counted_mean(runs, |r| r.cycles),
         drift: drift(&rounds, &wall, w.mean().unwrap_or(f64::NAN), o),
         rounds,
         wall_ns: wall,
     }
+}
+
+/// The mean of a count over the runs that have it.
+fn counted_mean(runs: &[&RunRecord], value: fn(&RunRecord) -> Option<f64>) -> Option<f64> {
+    let v: Vec<f64> = runs.iter().filter_map(|r| value(r)).collect();
+    (!v.is_empty()).then(|| mean(&v))
 }
 
 fn drift(rounds: &[usize], wall: &[f64], mean: f64, o: &Options) -> Option<Drift> {
@@ -212,6 +233,7 @@ fn drift(rounds: &[usize], wall: &[f64], mean: f64, o: &Options) -> Option<Drift
     }
     let share = |s: f64| s * span / mean;
     Some(Drift {
+        intercept_ns: fit.intercept,
         slope_ns_per_round: fit.slope,
         slope_ci: fit.slope_ci,
         over_run: share(fit.slope),

@@ -1,13 +1,14 @@
 // The Commands cell: a file made by `tickbook run` — each command's wall
 // time (hyperfine's mean ± σ, median, range), CPU time, maximum RSS and
-// drift over the run, then each command against the fastest paired by round
-// and unpaired. Every number is a field of the report's `commands`
+// drift over the run, every run in time order (chart.js), then each command
+// against the fastest paired by round and unpaired. Every number is a field of the report's `commands`
 // (CommandsReport).
 
 import { h, table, numCell } from '../../ui/dom.js';
-import { fmtNs, fmtCount, fmtBytes, fmtProb, fmtSignedPercent, fmtPercent } from '../../ui/units.js';
+import { fmtNs, fmtNum, fmtCount, fmtBytes, fmtProb, fmtSignedPercent, fmtPercent } from '../../ui/units.js';
 import { cellSection, warningsList, fact } from '../../ui/cell.js';
 import { ciCell } from '../../ui/ci.js';
+import { runsChart } from './chart.js';
 
 const ratio = (x) => x.toFixed(4);
 
@@ -23,9 +24,29 @@ function verdictText(v, rel, ci) {
   }
 }
 
+const COUNTS = [
+  ['task_clock_mean_ns', 'Task-clock', 'Mean perf task-clock of the runs: time on a CPU from exec, children included (a check on user + system)'],
+  ['instructions_mean', 'Instructions', 'Mean instructions retired per run (perf event, from exec, children included)'],
+  ['cycles_mean', 'Cycles', 'Mean CPU cycles per run (perf event, from exec, children included)'],
+];
+
+/** Why perf events are missing from the runs, from the report's `counters`. */
+function countersNote(k) {
+  if (!k) return null;
+  const missing = Object.entries(k.unavailable ?? {});
+  if (!missing.length && k.kernel) return null;
+  return h('div', { class: 'fallbacks', role: 'note', 'data-testid': 'commands-counters' },
+    h('strong', {}, 'Perf events'),
+    h('ul', {},
+      missing.map(([event, why]) => h('li', { dataset: { event } }, `${event} not counted: ${why}`)),
+      k.kernel ? null : h('li', {}, 'user mode only: kernel mode is not permitted (kernel.perf_event_paranoid)')));
+}
+
 export function build(report, key, ctx) {
   const r = report.commands;
   const ns = (stat, v) => numCell(stat, v, v == null ? '\u2014' : fmtNs(v), { unit: 'ns' });
+  // The perf event columns some command has a count of.
+  const counted = COUNTS.filter(([key]) => r.commands.some((c) => c[key] != null));
   return cellSection(ctx, report, key,
     warningsList(report.warnings),
     h('dl', { class: 'facts', 'data-testid': 'commands-facts' },
@@ -40,7 +61,8 @@ export function build(report, key, ctx) {
         { label: 'Mean', class: 'num' }, { label: '\u03c3', class: 'num' }, { label: 'Median', class: 'num' },
         { label: 'Min', class: 'num' }, { label: 'Max', class: 'num' }, { label: 'User', class: 'num' },
         { label: 'System', class: 'num' }, { label: 'Max RSS', class: 'num' },
-        { label: 'Drift over run', class: 'num', title: 'Least-squares slope of time on round times the rounds, over the mean, with its CI' }],
+        { label: 'Drift over run', class: 'num', title: 'Least-squares slope of time on round times the rounds, over the mean, with its CI' },
+        ...counted.map(([, label, title]) => ({ label, class: 'num', title }))],
       rows: r.commands.map((c) => h('tr', { 'data-testid': 'commands-row', dataset: { command: c.name } },
         h('th', { scope: 'row', title: c.command }, c.name),
         numCell('runs', c.runs, fmtCount(c.runs)),
@@ -51,8 +73,11 @@ export function build(report, key, ctx) {
         numCell('max_rss_kib', c.max_rss_kib, fmtBytes(c.max_rss_kib * 1024)),
         c.drift
           ? numCell('drift', c.drift.over_run, `${fmtSignedPercent(c.drift.over_run)} [${fmtSignedPercent(c.drift.over_run_ci[0])}, ${fmtSignedPercent(c.drift.over_run_ci[1])}]`)
-          : h('td', { class: 'num' }, '\u2014'))),
+          : h('td', { class: 'num' }, '\u2014'),
+        counted.map(([key]) => (key === 'task_clock_mean_ns' ? ns(key, c[key]) : numCell(key, c[key], c[key] == null ? '\u2014' : fmtNum(c[key])))))),
     }),
+    countersNote(r.counters),
+    runsChart(r),
     r.comparisons.length
       ? table({
         testid: 'commands-comparisons',
