@@ -76,6 +76,8 @@ fn data(
                 user_ns: 0.0,
                 sys_ns: 0.0,
                 max_rss_kib: 0,
+                nivcsw: None,
+                nvcsw: None,
                 exit_code: Some(0),
                 signal: None,
                 task_clock_ns: None,
@@ -258,10 +260,14 @@ fn cpu_time_pairs_where_waiting_for_a_cpu_swamps_wall_time() {
         "{cpu:?}"
     );
     assert!(
-        !shown(c.paired.verdict),
+        !shown(c.paired_wall.verdict),
         "the wall time cannot tell: {:?}",
-        c.paired.ratio
+        c.paired_wall.ratio
     );
+    // The runs that did not wait spent all their wall time on a CPU, so the
+    // primary pairing is the CPU time's.
+    assert_eq!(c.measure.time, "cpu", "{:?}", c.measure);
+    assert_eq!(c.paired.verdict, c.paired_cpu.verdict);
 }
 
 #[test]
@@ -319,4 +325,130 @@ fn a_precision_run_reports_the_confidence_sequence_and_decides_on_it() {
     // Serialised and read back, the rule stays.
     let back: CommandsData = serde_json::from_value(serde_json::to_value(&d).unwrap()).unwrap();
     assert_eq!(back.precision, Some(rule));
+}
+
+/// Two CPU-bound commands on a machine whose load comes in bursts, made as
+/// measured under `stress-ng --cpu 2` switched on and off on 2 CPUs: each
+/// run's CPU time is its work with 2 % noise and, in one run of 20, 15 %
+/// more (a cold cache); its wall time is the CPU time plus, in a burst
+/// (blocks of rounds, about half of them), a wait for a CPU of 0-300 % of
+/// it that no two runs share. The second does `diff` more work.
+fn bursty(seed: u64, rounds: usize, diff: f64) -> CommandsData {
+    let mut r = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x5eed);
+    let mut burst = Vec::with_capacity(rounds);
+    let mut on = r.random::<bool>();
+    for _ in 0..rounds {
+        if r.random::<f64>() < 0.05 {
+            on = !on;
+        }
+        burst.push(on);
+    }
+    let mut d = data(2, rounds, seed, |_, _, _| 0.0);
+    for x in &mut d.runs {
+        let cold = if r.random::<f64>() < 0.05 { 1.15 } else { 1.0 };
+        let cpu = 1e7 * (1.0 + diff * x.command as f64) * cold * (1.0 + 0.02 * normal(&mut r));
+        let wait = if burst[x.round] {
+            3.0 * r.random::<f64>()
+        } else {
+            0.005 * normal(&mut r).abs()
+        };
+        x.user_ns = cpu * 0.97;
+        x.sys_ns = cpu * 0.03;
+        x.wall_ns = cpu * (1.0 + wait);
+    }
+    d
+}
+
+#[test]
+fn primary_paired_comparison_of_cpu_bound_commands_under_bursts() {
+    let o = Options {
+        bootstrap: tickbook_analysis::stats::bootstrap::BootstrapOptions {
+            resamples: 400,
+            ..Default::default()
+        },
+        threshold: 0.0,
+        ..Options::default()
+    };
+    let trials = 200;
+    let (mut null, mut null_wall, mut found, mut found_wall, mut covered) = (0, 0, 0, 0, 0);
+    for t in 0..trials {
+        let (a, _) = commands_report(&bursty(t, 150, 0.0), &o);
+        let (b, _) = commands_report(&bursty(5000 + t, 150, 0.02), &o);
+        let (ca, cb) = (&a.comparisons[0], &b.comparisons[0]);
+        assert_eq!(ca.measure.time, "cpu", "{:?}", ca.measure);
+        assert_eq!(cb.measure.time, "cpu", "{:?}", cb.measure);
+        // The primary is the CPU-time pairing, number for number.
+        assert_eq!(cb.paired.round_ratios, cb.paired_cpu.round_ratios);
+        assert_eq!(cb.paired.verdict, cb.paired_cpu.verdict);
+        assert!(ca.measure.waited_rounds > 0 && ca.measure.waited_rounds < 150);
+        null += shown(ca.paired.verdict) as usize;
+        null_wall += shown(ca.paired_wall.verdict) as usize;
+        found += shown(cb.paired.verdict) as usize;
+        found_wall += shown(cb.paired_wall.verdict) as usize;
+        // The reference is the lower mean wall time, which the waits may
+        // make either.
+        let known = if cb.command == 1 { 1.02 } else { 1.0 / 1.02 };
+        let q = cb.paired.ratio.as_ref().unwrap();
+        covered += (q.lo <= known && known <= q.hi) as usize;
+    }
+    let rate = |k: usize| k as f64 / trials as f64;
+    eprintln!(
+        "bursty load, 150 rounds: A/A called different {:.3} (wall {:.3}); 2 % found {:.3} (wall {:.3}); CI covers 1.02 in {:.3}",
+        rate(null),
+        rate(null_wall),
+        rate(found),
+        rate(found_wall),
+        rate(covered)
+    );
+    // 5 % nominal (95 % of 200-trial rates below 0.08); power; the 95 %
+    // CI's coverage of the known ratio (95 % of rates above 0.91).
+    assert!(rate(null) <= 0.08, "{}", rate(null));
+    assert!(rate(found) >= 0.9, "{}", rate(found));
+    assert!(rate(covered) >= 0.91, "{}", rate(covered));
+    assert!(rate(found_wall) < 0.5, "{}", rate(found_wall));
+}
+
+#[test]
+fn waiting_or_parallel_commands_are_paired_by_wall_time() {
+    // A command that sleeps (1 % of its wall time on a CPU), and one on two
+    // CPUs (CPU time twice the wall time): CPU time is not their wall time.
+    for share in [0.01, 2.0] {
+        let mut d = data(2, 30, 8, |_, c, r| {
+            1e7 * (1.0 + 0.02 * c as f64) * (1.0 + 0.01 * normal(r))
+        });
+        for x in &mut d.runs {
+            x.user_ns = x.wall_ns * share;
+        }
+        let (report, _) = commands_report(&d, &Options::default());
+        let c = &report.comparisons[0];
+        assert_eq!(c.measure.time, "wall", "{share}: {:?}", c.measure);
+        assert_eq!(c.paired.round_ratios, c.paired_wall.round_ratios);
+        assert!(c.measure.why.starts_with("wall time"), "{}", c.measure.why);
+    }
+}
+
+#[test]
+fn precision_is_decided_on_the_primary_measure() {
+    use tickbook_analysis::stats::sequential::PrecisionRule;
+    use tickbook_analysis::suites::commands::precision_reached;
+    // CPU time reaches ± 2 % at 150 rounds; wall time, waiting in bursts,
+    // does not.
+    let d = bursty(11, 150, 0.02);
+    let rule = PrecisionRule::new(0.02);
+    let logs = |f: fn(&RunRecord) -> f64| -> Vec<f64> {
+        (0..150)
+            .map(|k| {
+                let of = |c| {
+                    f(d.runs
+                        .iter()
+                        .find(|x| x.round == k && x.command == c)
+                        .unwrap())
+                };
+                (of(1) / of(0)).ln()
+            })
+            .collect()
+    };
+    assert!(rule.reached(&logs(|x| x.user_ns + x.sys_ns), 0.05));
+    assert!(!rule.reached(&logs(|x| x.wall_ns), 0.05));
+    assert!(precision_reached(&d, &rule, 0.05));
 }

@@ -481,16 +481,38 @@ fn precision_stops_at_the_first_round_the_sequence_is_narrow_enough() {
     assert_eq!(data["precision"]["target"], 0.2);
     let runs = data["runs"].as_array().unwrap();
     let rounds = data["rounds"].as_array().unwrap().len();
+    let a = tickbook()
+        .args(["analyze", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    // The stop is decided on the primary pairing: CPU or wall time.
+    let cpu = report["commands"]["comparisons"][0]["measure"]["time"] == "cpu";
     let wall = |c: u64, upto: usize| -> Vec<f64> {
         runs.iter()
             .filter(|r| r["command"] == c && r["round"].as_u64().unwrap() < upto as u64)
-            .map(|r| r["wall_ns"].as_f64().unwrap())
+            .map(|r| {
+                let f = |k: &str| r[k].as_f64().unwrap();
+                if cpu {
+                    f("user_ns") + f("sys_ns")
+                } else {
+                    f("wall_ns")
+                }
+            })
             .collect()
     };
     // The share after n rounds, against the one with the lower mean.
     let share = |n: usize| {
         let (a, b) = (wall(0, n), wall(1, n));
-        let fast_b = b.iter().sum::<f64>() < a.iter().sum::<f64>();
+        // The reference is the lower mean wall time over all rounds.
+        let mean_wall = |c: u64| -> f64 {
+            runs.iter()
+                .filter(|r| r["command"] == c && r["round"].as_u64().unwrap() < n as u64)
+                .map(|r| r["wall_ns"].as_f64().unwrap())
+                .sum()
+        };
+        let fast_b = mean_wall(1) < mean_wall(0);
         let logs: Vec<f64> = a
             .iter()
             .zip(&b)
@@ -503,12 +525,6 @@ fn precision_stops_at_the_first_round_the_sequence_is_narrow_enough() {
     if rounds > 10 {
         assert!(share(rounds - 1).0 > 0.2);
     }
-    let a = tickbook()
-        .args(["analyze", "--json"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
     let paired = &report["commands"]["comparisons"][0]["paired"];
     assert_eq!(paired["sequential"], true);
     let (_, lo, hi) = share(rounds);

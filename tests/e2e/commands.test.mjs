@@ -70,6 +70,8 @@ test('the Commands cell shows analyze --json’s numbers and verdicts', { timeou
       command: tr.dataset.command,
       stats: Object.fromEntries([...tr.querySelectorAll('[data-stat]')].map((el) => [el.dataset.stat, el.dataset.value])),
       paired: tr.querySelector('[data-testid=paired-verdict]').dataset.value,
+      measure: tr.querySelector('[data-testid=paired-verdict]').dataset.measure,
+      why: tr.querySelector('[data-testid=paired-verdict]').title,
       unpaired: tr.querySelector('[data-testid=unpaired-verdict]').dataset.value,
       cpu: tr.querySelector('[data-testid=cpu-verdict]').dataset.value,
     })));
@@ -87,6 +89,8 @@ test('the Commands cell shows analyze --json’s numbers and verdicts', { timeou
       assert.ok(sameNumber(Number(row.stats['unpaired-p']), c.unpaired.test.p_value));
       assert.ok(sameNumber(Number(row.stats['relative-speed']), c.relative_speed));
       assert.equal(row.paired, c.paired.verdict);
+      assert.equal(row.measure, c.measure.time);
+      assert.equal(row.why, `Paired by ${c.measure.why}`);
       assert.equal(row.unpaired, c.unpaired.verdict);
       assert.equal(row.cpu, c.paired_cpu.verdict);
     });

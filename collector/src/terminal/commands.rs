@@ -217,15 +217,20 @@ pub(crate) fn render(out: &mut String, r: &CommandsReport) {
             .get(c.command)
             .map(|x| x.name.as_str())
             .unwrap_or("");
-        let q = &c.paired_cpu;
-        let _ = writeln!(
-            out,
-            "   {} CPU time (user + system), paired: {}, signed-rank p {}, {}",
-            clean(name),
-            ratio(q.ratio.as_ref()),
-            p(q.test.map(|t| t.p_value)),
-            verdict(q.verdict, q.relative_difference, q.ratio.as_ref())
-        );
+        let _ = writeln!(out, "   {} paired by {}", clean(name), c.measure.why);
+        for (q, what) in [
+            (&c.paired_wall, "wall time"),
+            (&c.paired_cpu, "CPU time (user + system)"),
+        ] {
+            let _ = writeln!(
+                out,
+                "   {} {what}, paired: {}, signed-rank p {}, {}",
+                clean(name),
+                ratio(q.ratio.as_ref()),
+                p(q.test.map(|t| t.p_value)),
+                verdict(q.verdict, q.relative_difference, q.ratio.as_ref())
+            );
+        }
     }
     let _ = writeln!(
         out,

@@ -1,7 +1,8 @@
 //! One run of a command as its own process: spawned in a process group of
 //! its own (so a timeout or Ctrl-C ends everything it started), waited for
 //! without reaping (`waitid` with `WNOWAIT`) while a watchdog may still kill
-//! its group, then reaped by `wait4` for its CPU times and maximum RSS.
+//! its group, then reaped by `wait4` for its CPU times, maximum RSS and
+//! context switches.
 
 use super::counters::{Counts, Plan};
 use std::os::unix::process::CommandExt;
@@ -24,6 +25,12 @@ pub struct Outcome {
     pub user: Duration,
     pub sys: Duration,
     pub max_rss_kib: u64,
+    /// Involuntary context switches (`ru_nivcsw`): times the run was
+    /// preempted, i.e. made to wait for a CPU while it could have run.
+    pub nivcsw: u64,
+    /// Voluntary ones (`ru_nvcsw`): the run waited of its own accord (I/O,
+    /// sleep, its children).
+    pub nvcsw: u64,
     pub exit_code: Option<i32>,
     pub signal: Option<i32>,
     /// Killed by the watchdog after `--timeout`.
@@ -142,6 +149,8 @@ pub fn run_counted(
         user: tv(usage.ru_utime),
         sys: tv(usage.ru_stime),
         max_rss_kib: usage.ru_maxrss.max(0) as u64,
+        nivcsw: usage.ru_nivcsw.max(0) as u64,
+        nvcsw: usage.ru_nvcsw.max(0) as u64,
         exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         timed_out: killed == Some(true),

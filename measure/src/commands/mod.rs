@@ -309,6 +309,8 @@ fn record(
         user_ns: minus(o.user, spawn.map_or(0.0, |s| s.user_ns)),
         sys_ns: minus(o.sys, spawn.map_or(0.0, |s| s.sys_ns)),
         max_rss_kib: o.max_rss_kib,
+        nivcsw: Some(o.nivcsw),
+        nvcsw: Some(o.nvcsw),
         exit_code: o.exit_code,
         signal: o.signal,
         task_clock_ns: less(n.task_clock_ns, spawn.and_then(|s| s.task_clock_ns)),

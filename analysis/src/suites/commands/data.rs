@@ -96,6 +96,15 @@ pub struct RunRecord {
     pub sys_ns: f64,
     /// The child's maximum resident set size (`ru_maxrss`), KiB.
     pub max_rss_kib: u64,
+    /// Involuntary context switches of the child and what it waited for
+    /// (`ru_nivcsw`): how often it was preempted. Null in files from before
+    /// they were recorded.
+    #[serde(default)]
+    pub nivcsw: Option<u64>,
+    /// Voluntary context switches (`ru_nvcsw`): waits the run chose (I/O,
+    /// sleep, its children).
+    #[serde(default)]
+    pub nvcsw: Option<u64>,
     /// Exit code, or null when a signal ended it.
     pub exit_code: Option<i32>,
     #[serde(default)]

@@ -1,6 +1,7 @@
 //! The Commands cell: each command's times as hyperfine summarises them,
 //! each command against the fastest paired by round (the geometric mean of
-//! the rounds' ratios, its CI by resampling rounds, the signed-rank test)
+//! the rounds' ratios, its CI by resampling rounds, the signed-rank test) of
+//! CPU time for commands that run on one CPU and wall time for others
 //! beside the unpaired comparison the comparison engine makes of two series
 //! of one-process measurements, and each command's drift over the run.
 
@@ -89,7 +90,14 @@ pub struct CommandComparison {
     /// propagated from both standard deviations.
     pub relative_speed: f64,
     pub relative_speed_error: Option<f64>,
+    /// The primary paired comparison: of CPU time when the runs are
+    /// CPU-bound on one CPU (see `measure`), else of wall time; the same
+    /// numbers as `paired_cpu` or `paired_wall`.
     pub paired: PairedComparison,
+    /// What `paired` compares, `cpu` or `wall`, and why.
+    pub measure: Measure,
+    /// The pairing of the runs' wall time over every round.
+    pub paired_wall: PairedComparison,
     /// The same pairing of the runs' CPU time (user + system): where the
     /// machine's load makes runs wait for a CPU, their wall time carries
     /// the wait and their CPU time mostly does not.
@@ -120,6 +128,86 @@ pub struct PairedComparison {
     /// The comparison engine's verdict: the test as the rule, held to agree
     /// with the ratio's CI, the threshold on the relative difference.
     pub verdict: Verdict,
+}
+
+/// Which time the primary paired comparison uses. A run that waits for a
+/// CPU (the machine's load preempted it) spends the wait in its wall time
+/// but not in its CPU time; a command that runs on one CPU and waits for
+/// nothing else has, undisturbed, a wall time equal to its CPU time. For
+/// such commands the CPU time is their undisturbed wall time with the
+/// load's waits taken out, so it decides; a command that waits of its own
+/// accord (I/O, sleep) or runs on several CPUs is compared by wall time.
+#[derive(Debug, Clone, Serialize)]
+pub struct Measure {
+    /// `cpu` or `wall`.
+    pub time: String,
+    /// CPU time / wall time of the least-waiting run of the two commands:
+    /// near 1 (or above, see `ONE_CPU`) for a command that runs on one CPU
+    /// and waits for nothing, one quiet moment of a loaded machine
+    /// sufficing to show it; null without runs.
+    pub cpu_share: Option<f64>,
+    /// The 95th percentile of the runs' CPU time / wall time: above 1.5 for
+    /// a command on several CPUs (a single run's above it may be the
+    /// shell's start-up subtracted).
+    pub cpu_share_p95: Option<f64>,
+    /// Rounds whose runs waited for more than a tenth of their wall time
+    /// (wall − CPU time > 10 %): what CPU time leaves out of wall time.
+    pub waited_rounds: usize,
+    pub why: String,
+}
+
+/// CPU-bound on one CPU: the least-waiting run spent at least 85 % of its
+/// wall time on a CPU, and the runs at most 150 % (95th percentile). Above
+/// 1 because the shell's start-up, measured once and subtracted from both,
+/// is more wall than CPU time when it was measured under load; a command
+/// on two CPUs shows near 200 %.
+const ONE_CPU: (f64, f64) = (0.85, 1.5);
+
+/// `cpu` when the two commands' runs (pooled, so that which is which does
+/// not matter) are CPU-bound on one CPU, else `wall`.
+fn measure(a: &[&RunRecord], b: &[&RunRecord], o: &Options) -> Measure {
+    let share = |r: &RunRecord| (r.user_ns + r.sys_ns) / r.wall_ns;
+    let shares: Vec<f64> = a
+        .iter()
+        .chain(b)
+        .map(|r| share(r))
+        .filter(|x| x.is_finite())
+        .collect();
+    let cpu_share = shares.iter().copied().reduce(f64::max);
+    let cpu_share_p95 = quantile(&shares, 0.95, o.quantile_type);
+    let waited = |r: &RunRecord| share(r) < 0.9;
+    let waited_rounds = a
+        .iter()
+        .filter(|x| waited(x) || b.iter().any(|y| y.round == x.round && waited(y)))
+        .count();
+    let why = match (cpu_share, cpu_share_p95) {
+        (Some(s), Some(p)) if s >= ONE_CPU.0 && p <= ONE_CPU.1 => format!(
+            "CPU time: the commands run on one CPU (the least-waiting run spent {:.0} % of its wall time on it), so their CPU time is their wall time without the waits for a CPU; {waited_rounds} rounds waited for more than 10 %",
+            s * 100.0
+        ),
+        (Some(s), Some(p)) if s < ONE_CPU.0 => format!(
+            "wall time: the commands wait of their own accord (the least-waiting run spent {:.0} % of its wall time on a CPU, the 95th percentile {:.0} %), which CPU time would leave out",
+            s * 100.0,
+            p * 100.0
+        ),
+        (Some(_), Some(p)) => format!(
+            "wall time: the commands run on several CPUs ({:.0} % of their wall time as CPU time, 95th percentile), where CPU time is not their wall time",
+            p * 100.0
+        ),
+        _ => "wall time: no CPU times to judge by".to_string(),
+    };
+    Measure {
+        time: if why.starts_with("CPU") {
+            "cpu"
+        } else {
+            "wall"
+        }
+        .to_string(),
+        cpu_share,
+        cpu_share_p95,
+        waited_rounds,
+        why,
+    }
 }
 
 /// What the comparison engine says of the two as unpaired series of one
@@ -257,12 +345,16 @@ fn compare(
         }
         _ => None,
     };
-    let paired_cpu = paired(&by_command[c], &by_command[r], o, rule, |x| {
-        x.user_ns + x.sys_ns
-    });
-    let paired = paired(&by_command[c], &by_command[r], o, rule, |x| x.wall_ns);
+    let paired_cpu = paired(&by_command[c], &by_command[r], o, rule, cpu_time);
+    let paired_wall = paired(&by_command[c], &by_command[r], o, rule, wall_time);
+    let measure = measure(&by_command[c], &by_command[r], o);
+    let paired = if measure.time == "cpu" {
+        paired_cpu.clone()
+    } else {
+        paired_wall.clone()
+    };
     let unpaired = unpaired(a, b, o);
-    let measured = paired.relative_difference.unwrap_or(0.0);
+    let measured = paired_wall.relative_difference.unwrap_or(0.0);
     let drift_warning = [a, b]
         .iter()
         .filter_map(|s| s.drift.as_ref().map(|d| (s, d)))
@@ -288,6 +380,8 @@ fn compare(
         relative_speed,
         relative_speed_error,
         paired,
+        measure,
+        paired_wall,
         paired_cpu,
         unpaired,
         drift_warning,
@@ -349,6 +443,14 @@ fn round_ratios(a: &[&RunRecord], b: &[&RunRecord], value: fn(&RunRecord) -> f64
     out
 }
 
+fn cpu_time(r: &RunRecord) -> f64 {
+    r.user_ns + r.sys_ns
+}
+
+fn wall_time(r: &RunRecord) -> f64 {
+    r.wall_ns
+}
+
 fn log_ratios(ratios: &[f64]) -> Option<Vec<f64>> {
     ratios
         .iter()
@@ -356,9 +458,10 @@ fn log_ratios(ratios: &[f64]) -> Option<Vec<f64>> {
         .collect()
 }
 
-/// Whether every command's paired wall-time ratio against the one with the
-/// lowest mean has reached `rule`'s precision (the runner's check after
-/// each round; false with fewer than two commands).
+/// Whether every command's primary paired ratio (CPU or wall time, as
+/// `measure` chooses) against the one with the lowest mean has reached
+/// `rule`'s precision (the runner's check after each round; false with
+/// fewer than two commands).
 pub fn precision_reached(d: &CommandsData, rule: &PrecisionRule, alpha: f64) -> bool {
     let by_command: Vec<Vec<&RunRecord>> = (0..d.commands.len())
         .map(|c| d.runs.iter().filter(|r| r.command == c).collect())
@@ -372,10 +475,13 @@ pub fn precision_reached(d: &CommandsData, rule: &PrecisionRule, alpha: f64) -> 
     };
     d.commands.len() >= 2
         && (0..d.commands.len()).filter(|&c| c != fastest).all(|c| {
-            log_ratios(&round_ratios(&by_command[c], &by_command[fastest], |x| {
-                x.wall_ns
-            }))
-            .is_some_and(|l| rule.reached(&l, alpha))
+            let (a, b) = (&by_command[c], &by_command[fastest]);
+            let value = if measure(a, b, &Options::default()).time == "cpu" {
+                cpu_time
+            } else {
+                wall_time
+            };
+            log_ratios(&round_ratios(a, b, value)).is_some_and(|l| rule.reached(&l, alpha))
         })
 }
 

@@ -101,7 +101,7 @@ export function build(report, key, ctx) {
           numCell('pairs', c.paired.rounds, fmtCount(c.paired.rounds)),
           ciCell('paired-ratio', c.paired.ratio, ratio),
           numCell('paired-p', c.paired.test?.p_value, c.paired.test ? fmtProb(c.paired.test.p_value) : '\u2014'),
-          h('td', { 'data-testid': 'paired-verdict', dataset: { value: c.paired.verdict } }, verdictText(c.paired.verdict, c.paired.relative_difference, c.paired.ratio)),
+          h('td', { 'data-testid': 'paired-verdict', dataset: { value: c.paired.verdict, measure: c.measure?.time }, title: c.measure ? `Paired by ${c.measure.why}` : undefined }, verdictText(c.paired.verdict, c.paired.relative_difference, c.paired.ratio)),
           ciCell('unpaired-ratio', c.unpaired.ratio, ratio),
           numCell('unpaired-p', c.unpaired.test?.p_value, c.unpaired.test ? fmtProb(c.unpaired.test.p_value) : '\u2014'),
           h('td', { 'data-testid': 'unpaired-verdict', dataset: { value: c.unpaired.verdict } }, verdictText(c.unpaired.verdict, c.unpaired.relative_difference, c.unpaired.ratio)),
