@@ -3,7 +3,8 @@
 // (wasm `keep`, report::kept): analyses, a samples file's batches and the
 // cells across files start from the kept document, never from the bytes
 // again. The main thread never parses JSON or computes statistics.
-// Requests are handled one at a time, in order.
+// Requests are handled one at a time: calls and file headers first, then
+// the files' analyses, each queue in order (pump).
 //
 // in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
 //      without it the bytes kept from an earlier request are re-analysed)
@@ -26,8 +27,11 @@
 //      other workers of the pool get a copy of each file this way, analyzer.js)
 // out: {type: 'ready', version, defaultOptions, maxFileBytes, cells, across, intake} | {type: 'fatal', message}
 //      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order;
-//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs}];
+//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs, cost}];
 //      intake: the rules of a folder's walk, wasm `intakeRules()`, for intake.js)
+//      {type: 'read', id, report}  (the owner, as soon as a file is read: its
+//      report's header, wasm keptHeader: ok, kind, info, no cell; the page
+//      asks for the cells across files by it, main.js)
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells, growing?}  (with
@@ -45,7 +49,7 @@
 
 import init, { applyCalibration, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // Each file's document, read once and kept in the module under the file's id (report::kept).
-import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, acrossKept } from '../../pkg/tickbook_analysis_wasm.js';
+import { keep, forget, isKept, keptHeader, keptReport, keptSuites, samplesBatch, acrossKept } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order; the cells across files.
 import { cells as cellList, acrossCells } from '../../pkg/tickbook_analysis_wasm.js';
 // Which files of a folder are read, and as what (analysis/src/intake.rs; intake.js).
@@ -87,6 +91,11 @@ const files = new Map(); // id -> {name, bytes}
 function kept(id, options) {
   const f = files.get(id);
   if (!f) return false;
+  // New bytes: the document kept for this id (if any) is of the old ones.
+  if (f.fresh) {
+    f.fresh = false;
+    forget(id);
+  }
   if (!isKept(id, options ?? undefined)) keep(id, f.name, f.bytes, options ?? undefined);
   return true;
 }
@@ -152,19 +161,70 @@ const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
     return false;
   });
 
-let chain = Promise.resolve();
+// Two queues, each in order: calls (the cells across files, plans) and
+// files' headers first, then the files' own analyses. With a thousand
+// files loaded at once, the History asked once they are read would
+// otherwise wait behind every file's analysis (tens of seconds); a call
+// waits at most for the analysis under way. A file's bytes are taken at
+// once, so a call that jumps the queue finds every file sent before it.
+const urgent = [];
+const queue = [];
+let pumping = false;
 self.onmessage = (event) => {
   const msg = event.data;
-  chain = chain.then(() => handle(msg)).catch((e) => {
-    const type = msg?.type === 'plan' ? 'plan-failed' : msg?.type === 'call' ? 'call-failed' : 'failed';
-    postMessage({ type, id: msg?.id, message: String(e?.message ?? e) });
-  });
+  if (msg?.type === 'analyze' && msg.buffer) {
+    files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer), fresh: true });
+    // The owner tells the page what the file is as soon as it is read.
+    if (!msg.store) urgent.push({ type: 'header', id: msg.id, options: msg.options });
+  }
+  // (A file forgotten is gone at once too: an analysis still queued finds it no longer loaded.)
+  if (msg?.type === 'forget') files.delete(msg.id);
+  (msg?.type === 'call' || msg?.type === 'plan' || msg?.type === 'forget' ? urgent : queue).push(msg);
+  pump();
 };
 
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  while (urgent.length || queue.length) {
+    // Before an analysis, the messages posted meanwhile are taken in
+    // (a call among them goes first).
+    if (!urgent.length) await nextTask();
+    const msg = urgent.length ? urgent.shift() : queue.shift();
+    if (!msg) continue;
+    try {
+      await handle(msg);
+    } catch (e) {
+      const type = msg?.type === 'plan' ? 'plan-failed' : msg?.type === 'call' ? 'call-failed' : 'failed';
+      postMessage({ type, id: msg?.id, message: String(e?.message ?? e) });
+    }
+  }
+  pumping = false;
+}
+
+// A task's turn without setTimeout's clamp (4 ms once nested: seconds over a thousand files).
+const turns = new MessageChannel();
+const waiting = [];
+turns.port1.onmessage = () => waiting.shift()?.();
+function nextTask() {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    turns.port2.postMessage(null);
+  });
+}
+
 async function handle(msg) {
+  if (msg.type === 'header') {
+    // (A failure here is the analysis' to report.)
+    if (!(await ready) || !files.has(msg.id)) return;
+    try {
+      kept(msg.id, msg.options ?? undefined);
+      postMessage({ type: 'read', id: msg.id, report: keptHeader(msg.id, msg.options ?? undefined) });
+    } catch { /* the analysis says why */ }
+    return;
+  }
   if (msg.type === 'forget') {
-    files.delete(msg.id);
-    if (await ready) forget(msg.id);
+    if ((await ready) && !files.has(msg.id)) forget(msg.id);
     return;
   }
   if (msg.type === 'plan') {
@@ -190,11 +250,6 @@ async function handle(msg) {
     return;
   }
   if (msg.type !== 'analyze') return;
-  if (msg.buffer) {
-    files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
-    // New bytes: the document kept for this id (if any) is of the old ones.
-    if (await ready) forget(msg.id);
-  }
   if (msg.store) {
     // (A copy for comparisons: a failure here is the owner's to report, when it analyses the file.)
     try {
