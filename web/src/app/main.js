@@ -222,7 +222,9 @@ async function analyzeAndShow(key, name, buffer) {
   if (!buffer) await files.get(key)?.restoring;
   // A file's first analysis shows its cells as they are ready (worker.js);
   // a re-analysis replaces the cells on show at once.
-  const partial = files.get(key)?.report ? undefined : (r) => showPartial(key, r);
+  // (Not for a file whose cells will wait as placeholders: its parts would
+  // only be more messages to take in, with many files most of them.)
+  const partial = files.get(key)?.report || !notebook.builtAtOnce(key) ? undefined : (r) => showPartial(key, r);
   const report = await analyzer.analyze(key, name, buffer, options, partial, buffer ? (header) => read(key, header) : undefined);
   show(key, report);
 }
@@ -238,6 +240,7 @@ function read(key, header) {
   if (!f || f.report) return;
   f.header = header;
   if ([...files.values()].every((g) => g.report || g.header)) {
+    performance.mark('files read'); // (scripts/bench-history)
     applied = options;
     across.schedule();
   }

@@ -100,21 +100,25 @@ function kept(id, options) {
   return true;
 }
 
-// Items of a compared suite per message.
+// Items of a compared suite per message, at most; fewer with many files,
+// each item holding every file's comparison (PART_ENTRIES per message):
+// a hundred items of a thousand files were one message of ~40 MB.
 const PART_ITEMS = 100;
+const PART_ENTRIES = 2400;
 
 /**
- * Post a report of suites (a comparison, a campaign) in parts: each suite's items a hundred at a time
+ * Post a report of suites (a comparison, a campaign) in parts: each suite's items a hundred at a time (fewer with many files)
  * ({type: 'call-part', id, suite, head?, items}), then the rest of the report
  * with `parts: true` (analyzer.js puts the suites back). Posted whole, the
  * comparison of 24 files was read (structured clone) on the main thread in
  * one long task; each part is read in a task of its own.
  */
 function postInParts(id, report) {
+  const per = Math.max(1, Math.min(PART_ITEMS, Math.floor(PART_ENTRIES / Math.max(1, report.files?.length ?? 1))));
   report.suites.forEach((suite, k) => {
     const { items, ...head } = suite;
-    for (let i = 0; i === 0 || i < items.length; i += PART_ITEMS) {
-      postMessage({ type: 'call-part', id, suite: k, head: i === 0 ? head : undefined, items: items.slice(i, i + PART_ITEMS) });
+    for (let i = 0; i === 0 || i < items.length; i += per) {
+      postMessage({ type: 'call-part', id, suite: k, head: i === 0 ? head : undefined, items: items.slice(i, i + per) });
     }
   });
   postMessage({ type: 'called', id, value: { ...report, suites: [] }, parts: true });
@@ -202,15 +206,9 @@ async function pump() {
   pumping = false;
 }
 
-// A task's turn without setTimeout's clamp (4 ms once nested: seconds over a thousand files).
-const turns = new MessageChannel();
-const waiting = [];
-turns.port1.onmessage = () => waiting.shift()?.();
+// A timer's turn: the messages posted to the worker meanwhile are dispatched before it.
 function nextTask() {
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    turns.port2.postMessage(null);
-  });
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 async function handle(msg) {
