@@ -232,7 +232,9 @@ export class Analyzer {
         break;
       }
       case 'read': {
-        // A file read, before its analysis: its report's header (worker.js).
+        // A file read, before its analysis: its report's header (worker.js);
+        // its suites spread a comparison asked for before the analysis ends.
+        if (msg.report?.ok) this.suitesOf.set(msg.id, msg.report.info?.suites ?? []);
         this.pending.get(msg.id)?.onRead?.(msg.report);
         break;
       }
