@@ -90,6 +90,14 @@ pub fn kept_report(id: &str, options: JsValue) -> Result<JsValue, JsError> {
     with_kept(id, |f| to_js(&f.report(&opts)))
 }
 
+/// The kept file's report header (`KeptFile::header`: kind, info, no
+/// cell), posted by the worker as soon as a file is read.
+#[wasm_bindgen(js_name = keptHeader)]
+pub fn kept_header(id: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let opts = options_from_js(options)?;
+    with_kept(id, |f| to_js(&f.header(&opts)))
+}
+
 /// The kept file's report with only the named suites' cells (`report::analyze_bytes_suites`):
 /// the worker analyses a run suite by suite to show its first cells early.
 #[wasm_bindgen(js_name = keptSuites)]

@@ -109,6 +109,25 @@ fn a_step_is_found_at_its_commit_in_the_order_the_dates_give() {
         (g["index"].as_u64(), g["regression"].as_bool()),
         (Some(15), Some(false))
     );
+    // The page's request: the same report, a quiet series without its estimates.
+    let slim = report(&files, json!({"quiet_estimates": false}));
+    for (a, b) in r["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(slim["series"].as_array().unwrap())
+    {
+        let changed = !a["change_points"].as_array().unwrap().is_empty();
+        let mut a = a.clone();
+        if !changed {
+            a["estimates"] = json!([]);
+        }
+        assert_eq!(&a, b, "{}", a["name"]);
+    }
+    assert_eq!(
+        (slim["quiet"].clone(), slim["files"].clone()),
+        (r["quiet"].clone(), r["files"].clone())
+    );
 }
 
 #[test]

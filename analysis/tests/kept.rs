@@ -140,6 +140,38 @@ fn kept_reports_equal_reading_the_bytes() {
 }
 
 #[test]
+fn a_kept_files_header_is_its_reports_without_the_cells() {
+    // The page picks the cells across files by the header before the
+    // analysis is done: its verdict, kind and suites must be the report's.
+    let o = Options::default();
+    let inputs = [
+        ("run-clocks.json", fixture("tests/fixtures/run-clocks.json")),
+        ("g.json", samples(9, "a", 1)),
+        ("bad.json", b"{\"format\": \"tickbook\"".to_vec()),
+    ];
+    for (name, bytes) in &inputs {
+        let full: serde_json::Value =
+            serde_json::from_str(&json(&analyze_bytes(name, bytes, &o))).unwrap();
+        let head: serde_json::Value =
+            serde_json::from_str(&json(&KeptFile::read(name, bytes, &o).header(&o))).unwrap();
+        for key in ["file", "ok", "kind", "info", "error", "options"] {
+            assert_eq!(head[key], full[key], "{name}: {key}");
+        }
+        assert!(head["ok"].is_boolean(), "{name}");
+        for cell in ["clocks", "samples"] {
+            assert!(head[cell].is_null(), "{name}: {cell}");
+        }
+    }
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&json(
+            &KeptFile::read("g.json", &samples(9, "a", 1), &o).header(&o)
+        ))
+        .unwrap()["info"]["suites"],
+        serde_json::json!(["samples"])
+    );
+}
+
+#[test]
 fn comparisons_and_campaigns_of_kept_files_equal_reading_the_bytes() {
     let o = Options::default();
     let inputs: Vec<(String, Vec<u8>)> = (0..6)

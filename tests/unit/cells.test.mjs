@@ -45,10 +45,10 @@ test('every cell cells() lists has a module that builds it, found by its name', 
 test('acrossCells() lists the cells across files, each with the module that draws it, found by its name', async () => {
   const list = acrossCells();
   assert.deepEqual(list, [
-    { name: 'compare', title: 'Comparison', needs: { kind: 'sharing', min: 2, series: 'samples' } },
-    { name: 'history', title: 'History', needs: { kind: 'all', min: 3 } },
-    { name: 'campaign', title: 'Campaign', needs: { kind: 'all', min: 3 } },
-    { name: 'native', title: 'WebAssembly against native', needs: { kind: 'pairs', first: 'browser', second: 'ops' } },
+    { name: 'compare', title: 'Comparison', needs: { kind: 'sharing', min: 2, series: 'samples' }, cost: 3 },
+    { name: 'history', title: 'History', needs: { kind: 'all', min: 3 }, cost: 1 },
+    { name: 'campaign', title: 'Campaign', needs: { kind: 'all', min: 3 }, cost: 2 },
+    { name: 'native', title: 'WebAssembly against native', needs: { kind: 'pairs', first: 'browser', second: 'ops' }, cost: 0 },
   ]);
   for (const { name } of list) {
     const mod = await import(`../../web/src/across/${name}/index.js`);

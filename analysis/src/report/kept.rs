@@ -110,6 +110,21 @@ impl KeptFile {
         report
     }
 
+    /// The report's header alone: kind, info (its suites) and whether the
+    /// file was read, no cell and none of the cells' warnings. The page
+    /// chooses the cells across files by it (their `Needs`) while the
+    /// file's own analysis is still to come.
+    pub fn header(&self, opts: &Options) -> FileReport {
+        match &self.doc {
+            Err(_) => self.unreadable(opts),
+            Ok(doc) => {
+                let mut report = FileReport::empty(&self.name, opts);
+                fill_header(&mut report, doc);
+                report
+            }
+        }
+    }
+
     /// The report with only the named suites' cells (`analyze_bytes_suites`).
     pub fn report_suites(&self, opts: &Options, suites: &[String]) -> FileReport {
         match &self.doc {

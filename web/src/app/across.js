@@ -1,6 +1,6 @@
 // The cells across files: computed from several loaded files at once (the
 // Comparison, the Campaign, WebAssembly against native), above the files'
-// own cells. The analysis lists them (wasm `acrossCells()`: name, title and
+// own cells. The analysis lists them (wasm `acrossCells()`: name, title, cost and
 // `needs`, which loaded files each is asked for) in display order, and each
 // is drawn by web/src/across/<name>/index.js, found by that name: the build
 // bundles every such folder as `tickbook:across` (main.js passes it here),
@@ -82,17 +82,29 @@ export class AcrossCells {
     });
   }
 
-  /** Ask for every cell across files again (the files or the options changed). */
+  /**
+   * Ask for every cell across files again (the files or the options
+   * changed); a cell whose files, their suites and the options are those it
+   * was last asked for is left as it is (main.js asks once the files are
+   * read and again once they are analysed).
+   */
   schedule() {
-    for (const cell of this.cells) this.update(cell);
+    const files = this.readable();
+    const options = this.options();
+    const suites = files.map((f) => [f.key, f.name, f.report.info?.suites ?? []]);
+    // Cheapest first (the analysis' `cost`): the workers take them in order.
+    for (const cell of [...this.cells].sort((a, b) => (a.info.cost ?? 0) - (b.info.cost ?? 0))) {
+      const asked = JSON.stringify([selectInputs(cell.info.needs, files), suites, options]);
+      if (asked === cell.asked) continue;
+      cell.asked = asked;
+      this.update(cell, files, options);
+    }
   }
 
-  async update(cell) {
+  async update(cell, files = this.readable(), options = this.options()) {
     const run = ++cell.run;
     // Counted by the tests: loading files asks for each cell once, not once per file.
     performance.mark(`${cell.info.name} asked`);
-    const files = this.readable();
-    const options = this.options();
     const names = new Map(files.map((f) => [f.key, f.name]));
     const ctx = {
       name: (key) => names.get(key),
@@ -121,6 +133,7 @@ export class AcrossCells {
   cancel() {
     for (const cell of this.cells) {
       cell.run += 1;
+      cell.asked = null;
       if (cell.slot.querySelector('[data-pending]')) cell.slot.replaceChildren();
     }
   }

@@ -52,7 +52,8 @@ const analyzer = new Analyzer({
 // The cells across files sit above the per-file cells (across.js).
 const across = new AcrossCells($('cells'), {
   modules: ACROSS, // each cell across files' module, by its name (web/build.mjs)
-  readable: () => [...files].filter(([, f]) => f.report?.ok).map(([key, f]) => ({ key, name: f.name, report: f.report })),
+  // A file's report, else its header while it is analysed (what the cells across files are chosen by).
+  readable: () => [...files].filter(([, f]) => (f.report ?? f.header)?.ok).map(([key, f]) => ({ key, name: f.name, report: f.report ?? f.header })),
   options: () => options,
   ask: (name, keys, opts, params, how) => analyzer.across(name, keys, opts, params, how),
   shared,
@@ -157,18 +158,32 @@ function setupQuantiles(current) {
   select.addEventListener('change', () => setOptions({ quantile_type: Number(select.value) }));
 }
 
+// Files whose rows and slots are built in one task: a thousand at once
+// were one task of 600+ ms.
+const ADD_BATCH = 100;
+
 /** Add files: `items` are {name, load() -> Promise<ArrayBuffer>}. */
 function add(items) {
   $('intro').hidden = true;
   $('clear').disabled = false;
-  for (const item of items) {
+  // Every file is known at once (a link's views go by position); its row,
+  // slot and loading start a batch per task.
+  const keys = items.map((item) => {
     const key = `f${++counter}`;
     files.set(key, { name: item.name, loaded: false, item, report: null });
-    document.body.classList.toggle('many-files', files.size > 4); // style.css
-    fileList.add(key, item.name);
-    notebook.add(key);
-    load(key, item);
-  }
+    return key;
+  });
+  document.body.classList.toggle('many-files', files.size > 4); // style.css
+  const start = async () => {
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0 && i % ADD_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (!files.has(keys[i])) continue; // removed meanwhile
+      fileList.add(keys[i], items[i].name);
+      notebook.add(keys[i]);
+      load(keys[i], items[i]);
+    }
+  };
+  start();
 }
 
 async function load(key, item) {
@@ -207,9 +222,28 @@ async function analyzeAndShow(key, name, buffer) {
   if (!buffer) await files.get(key)?.restoring;
   // A file's first analysis shows its cells as they are ready (worker.js);
   // a re-analysis replaces the cells on show at once.
-  const partial = files.get(key)?.report ? undefined : (r) => showPartial(key, r);
-  const report = await analyzer.analyze(key, name, buffer, options, partial);
+  // (Not for a file whose cells will wait as placeholders: its parts would
+  // only be more messages to take in, with many files most of them.)
+  const partial = files.get(key)?.report || !notebook.builtAtOnce(key) ? undefined : (r) => showPartial(key, r);
+  const report = await analyzer.analyze(key, name, buffer, options, partial, buffer ? (header) => read(key, header) : undefined);
   show(key, report);
+}
+
+/**
+ * A file read, its analysis to come: once every file is read (or has its
+ * report), the cells across files are asked for. They need the documents,
+ * not the files' own analyses, which the workers do after them (worker.js):
+ * a History of a thousand files waited for the thousand analyses first.
+ */
+function read(key, header) {
+  const f = files.get(key);
+  if (!f || f.report) return;
+  f.header = header;
+  if ([...files.values()].every((g) => g.report || g.header)) {
+    performance.mark('files read'); // (scripts/bench-history)
+    applied = options;
+    across.schedule();
+  }
 }
 
 /** Some of a file's cells before its final report; the file stays 'analysing…'. */

@@ -116,6 +116,15 @@ export class Notebook {
     return n;
   }
 
+  /**
+   * Whether the first cell of file `key` would be built at once, were its
+   * report in now, rather than wait as a placeholder (render's `eager`).
+   */
+  builtAtOnce(key) {
+    const slot = this.slots.get(key);
+    return !slot || this.builtCells() + this.emptyAbove(slot) < EAGER_CELLS;
+  }
+
   /** Cells built (not placeholders) in the notebook. */
   builtCells() {
     return this.container.querySelectorAll('.slot > section.cell:not(.cell-placeholder)').length;

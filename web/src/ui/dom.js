@@ -61,13 +61,20 @@ export function later(build) {
 function drainLater() {
   // One part per frame: building is quick and laying out is not, so a time
   // budget for building still let one frame lay out many parts at once.
-  while (deferred.length) {
-    const [slot, build] = deferred.shift();
-    if (slot.isConnected) {
-      append(slot, build());
-      slot.removeAttribute('aria-busy');
-      break;
-    }
+  // The part highest in the page goes first: the History's charts, asked
+  // for while a dozen Samples cells below it queued their parts, waited
+  // for all of them (seconds of frames with many files loading).
+  let next = -1;
+  for (let i = 0; i < deferred.length; i++) {
+    const slot = deferred[i][0];
+    if (!slot.isConnected) continue;
+    if (next < 0 || slot.compareDocumentPosition(deferred[next][0]) & Node.DOCUMENT_POSITION_FOLLOWING) next = i;
+  }
+  if (next < 0) deferred.length = 0; // (none left in the page)
+  else {
+    const [[slot, build]] = deferred.splice(next, 1);
+    append(slot, build());
+    slot.removeAttribute('aria-busy');
   }
   if (deferred.length) {
     afterFrame(drainLater);

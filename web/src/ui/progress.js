@@ -5,6 +5,8 @@ import { h } from './dom.js';
 
 // Work shorter than this never shows Cancel (it would only flicker).
 const CANCEL_AFTER_MS = 300;
+// Files being loaded that the line names; more are counted.
+const FETCH_NAMES = 3;
 
 export class Progress {
   /** `onCancel`: stop the analysis (Analyzer.cancel and what follows). */
@@ -58,7 +60,8 @@ export class Progress {
     const parts = [];
     if (p?.label) parts.push(p.label);
     else if (p) parts.push(`Analysing ${p.index} of ${p.total}: ${p.name}${p.of ? ` (${p.done} of ${p.of} done)` : ''}`);
-    if (this.fetching.size) parts.push(`Loading ${[...this.fetching].join(', ')}`);
+    // (Named up to a few: a thousand names, joined on every file's start and end, was seconds of work.)
+    if (this.fetching.size) parts.push(`Loading ${this.fetching.size > FETCH_NAMES ? `${this.fetching.size.toLocaleString('en-US')} files` : [...this.fetching].join(', ')}`);
     this.box.hidden = parts.length === 0;
     this.text.textContent = parts.join(' · ');
     if (p && !p.label) {

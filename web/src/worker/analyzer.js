@@ -231,6 +231,13 @@ export class Analyzer {
         else p.reject(new Error(msg.message));
         break;
       }
+      case 'read': {
+        // A file read, before its analysis: its report's header (worker.js);
+        // its suites spread a comparison asked for before the analysis ends.
+        if (msg.report?.ok) this.suitesOf.set(msg.id, msg.report.info?.suites ?? []);
+        this.pending.get(msg.id)?.onRead?.(msg.report);
+        break;
+      }
       case 'started': {
         const p = this.pending.get(msg.id);
         if (p) this.progress(p.name);
@@ -292,11 +299,13 @@ export class Analyzer {
 
   /**
    * Analyse bytes (an ArrayBuffer, transferred) or, without them, re-analyse
-   * the bytes kept for `id`; `onPartial(report)` gets partial reports.
+   * the bytes kept for `id`; `onPartial(report)` gets partial reports and,
+   * with bytes, `onRead(header)` the report's header once the file is read
+   * (ok, kind, info; no cell), before its analysis.
    */
-  analyze(id, name, buffer, options, onPartial) {
+  analyze(id, name, buffer, options, onPartial, onRead) {
     return new Promise((resolve) => {
-      this.pending.set(id, { name, resolve, onPartial });
+      this.pending.set(id, { name, resolve, onPartial, onRead });
       this.batchTotal += 1;
       // With `onPartial`, the worker posts the cells ready so far before the final report.
       const msg = { type: 'analyze', id, name, options, progressive: Boolean(onPartial) };

@@ -3,7 +3,8 @@
 // (wasm `keep`, report::kept): analyses, a samples file's batches and the
 // cells across files start from the kept document, never from the bytes
 // again. The main thread never parses JSON or computes statistics.
-// Requests are handled one at a time, in order.
+// Requests are handled one at a time: calls and file headers first, then
+// the files' analyses, each queue in order (pump).
 //
 // in:  {type: 'analyze', id, name, buffer?, options?}  (buffer transferred;
 //      without it the bytes kept from an earlier request are re-analysed)
@@ -26,8 +27,11 @@
 //      other workers of the pool get a copy of each file this way, analyzer.js)
 // out: {type: 'ready', version, defaultOptions, maxFileBytes, cells, across, intake} | {type: 'fatal', message}
 //      (cells: the analysis' suite cells, wasm `cells()`: [{name, title, cost}] in display order;
-//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs}];
+//      across: its cells across files, wasm `acrossCells()`: [{name, title, needs, cost}];
 //      intake: the rules of a folder's walk, wasm `intakeRules()`, for intake.js)
+//      {type: 'read', id, report}  (the owner, as soon as a file is read: its
+//      report's header, wasm keptHeader: ok, kind, info, no cell; the page
+//      asks for the cells across files by it, main.js)
 //      {type: 'started', id} | {type: 'result', id, report} | {type: 'failed', id, message}
 //      (a report's suite cells are JSON text: packCells)
 //      {type: 'result', id, report, partial: true, cells, growing?}  (with
@@ -45,7 +49,7 @@
 
 import init, { applyCalibration, defaultOptions, exportFit, plan, version } from '../../pkg/tickbook_analysis_wasm.js';
 // Each file's document, read once and kept in the module under the file's id (report::kept).
-import { keep, forget, isKept, keptReport, keptSuites, samplesBatch, acrossKept } from '../../pkg/tickbook_analysis_wasm.js';
+import { keep, forget, isKept, keptHeader, keptReport, keptSuites, samplesBatch, acrossKept } from '../../pkg/tickbook_analysis_wasm.js';
 // The suite cells: their names, titles, display and analysis order; the cells across files.
 import { cells as cellList, acrossCells } from '../../pkg/tickbook_analysis_wasm.js';
 // Which files of a folder are read, and as what (analysis/src/intake.rs; intake.js).
@@ -87,25 +91,34 @@ const files = new Map(); // id -> {name, bytes}
 function kept(id, options) {
   const f = files.get(id);
   if (!f) return false;
+  // New bytes: the document kept for this id (if any) is of the old ones.
+  if (f.fresh) {
+    f.fresh = false;
+    forget(id);
+  }
   if (!isKept(id, options ?? undefined)) keep(id, f.name, f.bytes, options ?? undefined);
   return true;
 }
 
-// Items of a compared suite per message.
+// Items of a compared suite per message, at most; fewer with many files,
+// each item holding every file's comparison (PART_ENTRIES per message):
+// a hundred items of a thousand files were one message of ~40 MB.
 const PART_ITEMS = 100;
+const PART_ENTRIES = 2400;
 
 /**
- * Post a report of suites (a comparison, a campaign) in parts: each suite's items a hundred at a time
+ * Post a report of suites (a comparison, a campaign) in parts: each suite's items a hundred at a time (fewer with many files)
  * ({type: 'call-part', id, suite, head?, items}), then the rest of the report
  * with `parts: true` (analyzer.js puts the suites back). Posted whole, the
  * comparison of 24 files was read (structured clone) on the main thread in
  * one long task; each part is read in a task of its own.
  */
 function postInParts(id, report) {
+  const per = Math.max(1, Math.min(PART_ITEMS, Math.floor(PART_ENTRIES / Math.max(1, report.files?.length ?? 1))));
   report.suites.forEach((suite, k) => {
     const { items, ...head } = suite;
-    for (let i = 0; i === 0 || i < items.length; i += PART_ITEMS) {
-      postMessage({ type: 'call-part', id, suite: k, head: i === 0 ? head : undefined, items: items.slice(i, i + PART_ITEMS) });
+    for (let i = 0; i === 0 || i < items.length; i += per) {
+      postMessage({ type: 'call-part', id, suite: k, head: i === 0 ? head : undefined, items: items.slice(i, i + per) });
     }
   });
   postMessage({ type: 'called', id, value: { ...report, suites: [] }, parts: true });
@@ -152,19 +165,64 @@ const ready = embeddedWasm().then((bytes) => init({ module_or_path: bytes }))
     return false;
   });
 
-let chain = Promise.resolve();
+// Two queues, each in order: calls (the cells across files, plans) and
+// files' headers first, then the files' own analyses. With a thousand
+// files loaded at once, the History asked once they are read would
+// otherwise wait behind every file's analysis (tens of seconds); a call
+// waits at most for the analysis under way. A file's bytes are taken at
+// once, so a call that jumps the queue finds every file sent before it.
+const urgent = [];
+const queue = [];
+let pumping = false;
 self.onmessage = (event) => {
   const msg = event.data;
-  chain = chain.then(() => handle(msg)).catch((e) => {
-    const type = msg?.type === 'plan' ? 'plan-failed' : msg?.type === 'call' ? 'call-failed' : 'failed';
-    postMessage({ type, id: msg?.id, message: String(e?.message ?? e) });
-  });
+  if (msg?.type === 'analyze' && msg.buffer) {
+    files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer), fresh: true });
+    // The owner tells the page what the file is as soon as it is read.
+    if (!msg.store) urgent.push({ type: 'header', id: msg.id, options: msg.options });
+  }
+  // (A file forgotten is gone at once too: an analysis still queued finds it no longer loaded.)
+  if (msg?.type === 'forget') files.delete(msg.id);
+  (msg?.type === 'call' || msg?.type === 'plan' || msg?.type === 'forget' ? urgent : queue).push(msg);
+  pump();
 };
 
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  while (urgent.length || queue.length) {
+    // Before an analysis, the messages posted meanwhile are taken in
+    // (a call among them goes first).
+    if (!urgent.length) await nextTask();
+    const msg = urgent.length ? urgent.shift() : queue.shift();
+    if (!msg) continue;
+    try {
+      await handle(msg);
+    } catch (e) {
+      const type = msg?.type === 'plan' ? 'plan-failed' : msg?.type === 'call' ? 'call-failed' : 'failed';
+      postMessage({ type, id: msg?.id, message: String(e?.message ?? e) });
+    }
+  }
+  pumping = false;
+}
+
+// A timer's turn: the messages posted to the worker meanwhile are dispatched before it.
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 async function handle(msg) {
+  if (msg.type === 'header') {
+    // (A failure here is the analysis' to report.)
+    if (!(await ready) || !files.has(msg.id)) return;
+    try {
+      kept(msg.id, msg.options ?? undefined);
+      postMessage({ type: 'read', id: msg.id, report: keptHeader(msg.id, msg.options ?? undefined) });
+    } catch { /* the analysis says why */ }
+    return;
+  }
   if (msg.type === 'forget') {
-    files.delete(msg.id);
-    if (await ready) forget(msg.id);
+    if ((await ready) && !files.has(msg.id)) forget(msg.id);
     return;
   }
   if (msg.type === 'plan') {
@@ -190,11 +248,6 @@ async function handle(msg) {
     return;
   }
   if (msg.type !== 'analyze') return;
-  if (msg.buffer) {
-    files.set(msg.id, { name: msg.name, bytes: new Uint8Array(msg.buffer) });
-    // New bytes: the document kept for this id (if any) is of the old ones.
-    if (await ready) forget(msg.id);
-  }
   if (msg.store) {
     // (A copy for comparisons: a failure here is the owner's to report, when it analyses the file.)
     try {

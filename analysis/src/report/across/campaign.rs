@@ -18,6 +18,7 @@ impl Across for Campaign {
     const NAME: &'static str = "campaign";
     const TITLE: &'static str = "Campaign";
     const NEEDS: Needs = Needs::All { min: 3 };
+    const COST: u8 = 2;
     type Params = CampaignParams;
     type Report = CampaignReport;
 

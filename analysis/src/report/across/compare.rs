@@ -65,6 +65,8 @@ impl Across for Compare {
         min: 2,
         series: Samples::NAME,
     };
+    // A bootstrap per item and file against the first.
+    const COST: u8 = 3;
     type Params = CompareParams;
     type Report = CompareReport;
 

@@ -41,11 +41,31 @@ pub enum OrderChoice {
     Given,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryParams {
     #[serde(default)]
     pub order: OrderChoice,
+    /// Whether a series without a change keeps its estimates (the
+    /// default, as `tickbook history --json` prints them). The page lists
+    /// quiet series only by count and charts the changed ones, so it asks
+    /// without them: a thousand commits' estimates of every series were
+    /// most of the report it had to take in on its main thread.
+    #[serde(default = "yes")]
+    pub quiet_estimates: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for HistoryParams {
+    fn default() -> Self {
+        HistoryParams {
+            order: OrderChoice::default(),
+            quiet_estimates: true,
+        }
+    }
 }
 
 /// The order the files were put in.
@@ -177,6 +197,8 @@ impl Across for History {
     const NAME: &'static str = "history";
     const TITLE: &'static str = "History";
     const NEEDS: Needs = Needs::All { min: 3 };
+    // Per series, a fit over the commits' estimates: no resampling.
+    const COST: u8 = 1;
     type Params = HistoryParams;
     type Report = HistoryReport;
 
@@ -189,7 +211,13 @@ impl Across for History {
             .iter()
             .filter_map(|f| f.document().map(|d| (f.name(), d)))
             .collect();
-        Ok(history(&docs, opts, p.order))
+        let mut report = history(&docs, opts, p.order);
+        if !p.quiet_estimates {
+            for s in report.series.iter_mut().filter(|s| s.change_points.is_empty()) {
+                s.estimates.clear();
+            }
+        }
+        Ok(report)
     }
 }
 

@@ -21,6 +21,12 @@ pub trait Across {
     const TITLE: &'static str;
     /// Which loaded files it is asked for.
     const NEEDS: Needs;
+    /// Its place in the page's requests, cheapest first (as a suite's
+    /// `COST`): the workers take requests in order, so a cheap cell asked
+    /// after a dear one waited for it (a History of a thousand commits
+    /// behind their thousand-file Comparison). A cell that says nothing is
+    /// taken as cheap.
+    const COST: u8 = 0;
     /// What the page (or the command line) may set, as JSON; a field left
     /// out takes its default.
     type Params: DeserializeOwned + Default;
@@ -62,6 +68,7 @@ pub struct AcrossInfo {
     pub name: &'static str,
     pub title: &'static str,
     pub needs: Needs,
+    pub cost: u8,
 }
 
 /// The registry: every cell across files, one line each — its module (and
@@ -93,7 +100,7 @@ macro_rules! modules {
 
         /// Every cell across files, in the page's order.
         pub fn across_list() -> Vec<AcrossInfo> {
-            vec![$(AcrossInfo { name: <$T as Across>::NAME, title: <$T as Across>::TITLE, needs: <$T as Across>::NEEDS },)*]
+            vec![$(AcrossInfo { name: <$T as Across>::NAME, title: <$T as Across>::TITLE, needs: <$T as Across>::NEEDS, cost: <$T as Across>::COST },)*]
         }
 
         /// The cell across files `name` of `files`, with `params` as JSON
@@ -143,6 +150,9 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), list.len());
+        // The History (a fit per series) is asked before the Comparison (bootstraps).
+        let cost = |n: &str| list.iter().find(|c| c.name == n).map(|c| c.cost);
+        assert!(cost(History::NAME) < cost(Compare::NAME));
         let e = across_kept("nope", &[], &Options::default(), serde_json::Value::Null).unwrap_err();
         assert!(e.contains("\"nope\""), "{e}");
         let e = across_kept(

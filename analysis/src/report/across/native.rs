@@ -24,6 +24,7 @@ impl Across for Native {
         first: Browser::NAME,
         second: Ops::NAME,
     };
+    const COST: u8 = 0;
     type Params = NativeParams;
     type Report = NativeComparison;
 

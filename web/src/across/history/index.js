@@ -21,7 +21,8 @@ export async function update(slot, inputs, ctx) {
   if (!slot.firstChild) slot.append(historyPending(keys.length));
   let cell = null;
   try {
-    const report = await ctx.ask(keys, { order: 'auto' }, { label: `History: finding the changes across ${keys.length} files` });
+    // (Quiet series are counted, not charted: their estimates stay in the worker.)
+    const report = await ctx.ask(keys, { order: 'auto', quiet_estimates: false }, { label: `History: finding the changes across ${keys.length} files` });
     if (!ctx.current()) return;
     const keyOf = fileKeys(report.files, keys, ctx);
     if (report.series.length) {
