@@ -10,7 +10,9 @@ use tickbook_analysis::format::{SamplesFile, Series};
 use tickbook_analysis::report::{compare_series_bytes, Options};
 use tickbook_analysis::stats::compare::Verdict;
 use tickbook_analysis::stats::paired::{wilcoxon, Method};
-use tickbook_analysis::suites::commands::{commands_report, CommandSpec, CommandsData, RunRecord};
+use tickbook_analysis::suites::commands::{
+    commands_report, CommandSpec, CommandsData, RunRecord, ShellSpawn,
+};
 
 /// (log ratios, scipy's statistic, scipy's p-value), from
 /// `scipy.stats.wilcoxon(d)` (scipy 1.17, defaults) on
@@ -451,4 +453,35 @@ fn precision_is_decided_on_the_primary_measure() {
     assert!(rule.reached(&logs(|x| x.user_ns + x.sys_ns), 0.05));
     assert!(!rule.reached(&logs(|x| x.wall_ns), 0.05));
     assert!(precision_reached(&d, &rule, 0.05));
+}
+
+#[test]
+fn the_shells_start_up_measured_under_load_does_not_hide_a_cpu_bound_command() {
+    // 10 ms runs wholly on a CPU, their shell's start-up measured as 6 ms of
+    // wall time but 1 ms of CPU: with it subtracted each run's CPU share is
+    // (10 − 1) / (10 − 6) = 225 %, which reads as two CPUs; with it added
+    // back, 100 %.
+    let mut d = data(2, 30, 8, |_, c, r| {
+        1e7 * (1.0 + 0.02 * c as f64) * (1.0 + 0.01 * normal(r))
+    });
+    d.shell = Some("sh".into());
+    d.shell_spawn = Some(ShellSpawn {
+        runs: 20,
+        wall_ns: 6e6,
+        user_ns: 1e6,
+        sys_ns: 0.0,
+        task_clock_ns: None,
+        instructions: None,
+        cycles: None,
+    });
+    for x in &mut d.runs {
+        x.user_ns = x.wall_ns - 1e6;
+        x.sys_ns = 0.0;
+        x.wall_ns -= 6e6;
+    }
+    let (report, _) = commands_report(&d, &Options::default());
+    let c = &report.comparisons[0];
+    assert_eq!(c.measure.time, "cpu", "{:?}", c.measure);
+    let p95 = c.measure.cpu_share_p95.expect("shares");
+    assert!((p95 - 1.0).abs() < 1e-9, "{p95}");
 }

@@ -5,7 +5,7 @@
 //! beside the unpaired comparison the comparison engine makes of two series
 //! of one-process measurements, and each command's drift over the run.
 
-use super::data::{CommandsData, Counters, RunRecord};
+use super::data::{CommandsData, Counters, RunRecord, ShellSpawn};
 use crate::options::Options;
 use crate::stats::bootstrap::{mean, percentile_ci, BootstrapCi, Side};
 use crate::stats::compare::{decide, relative_difference, Verdict};
@@ -157,16 +157,18 @@ pub struct Measure {
 }
 
 /// CPU-bound on one CPU: the least-waiting run spent at least 85 % of its
-/// wall time on a CPU, and the runs at most 150 % (95th percentile). Above
-/// 1 because the shell's start-up, measured once and subtracted from both,
-/// is more wall than CPU time when it was measured under load; a command
-/// on two CPUs shows near 200 %.
+/// wall time on a CPU, and the runs at most 150 % (95th percentile); a
+/// command on two CPUs shows near 200 %. The shares are of the run's own
+/// times with the shell's start-up added back: that start-up is measured
+/// once, and under load its wall time is more than its CPU time, so the
+/// shares of the times with it subtracted would exceed one.
 const ONE_CPU: (f64, f64) = (0.85, 1.5);
 
 /// `cpu` when the two commands' runs (pooled, so that which is which does
 /// not matter) are CPU-bound on one CPU, else `wall`.
-fn measure(a: &[&RunRecord], b: &[&RunRecord], o: &Options) -> Measure {
-    let share = |r: &RunRecord| (r.user_ns + r.sys_ns) / r.wall_ns;
+fn measure(a: &[&RunRecord], b: &[&RunRecord], o: &Options, spawn: Option<&ShellSpawn>) -> Measure {
+    let (spawn_wall, spawn_cpu) = spawn.map_or((0.0, 0.0), |s| (s.wall_ns, s.user_ns + s.sys_ns));
+    let share = |r: &RunRecord| (r.user_ns + r.sys_ns + spawn_cpu) / (r.wall_ns + spawn_wall);
     let shares: Vec<f64> = a
         .iter()
         .chain(b)
@@ -242,7 +244,17 @@ pub fn commands_report(d: &CommandsData, o: &Options) -> (CommandsReport, Vec<St
     let comparisons = match reference {
         Some(r) => (0..commands.len())
             .filter(|&c| c != r && commands[c].runs > 0)
-            .map(|c| compare(c, r, &commands, &by_command, o, d.precision.as_ref()))
+            .map(|c| {
+                compare(
+                    c,
+                    r,
+                    &commands,
+                    &by_command,
+                    o,
+                    d.precision.as_ref(),
+                    d.shell_spawn.as_ref(),
+                )
+            })
             .collect(),
         None => Vec::new(),
     };
@@ -336,6 +348,7 @@ fn compare(
     by_command: &[Vec<&RunRecord>],
     o: &Options,
     rule: Option<&PrecisionRule>,
+    spawn: Option<&ShellSpawn>,
 ) -> CommandComparison {
     let (a, b) = (&commands[c], &commands[r]);
     let relative_speed = a.mean_ns / b.mean_ns;
@@ -347,7 +360,7 @@ fn compare(
     };
     let paired_cpu = paired(&by_command[c], &by_command[r], o, rule, cpu_time);
     let paired_wall = paired(&by_command[c], &by_command[r], o, rule, wall_time);
-    let measure = measure(&by_command[c], &by_command[r], o);
+    let measure = measure(&by_command[c], &by_command[r], o, spawn);
     let paired = if measure.time == "cpu" {
         paired_cpu.clone()
     } else {
@@ -476,7 +489,8 @@ pub fn precision_reached(d: &CommandsData, rule: &PrecisionRule, alpha: f64) -> 
     d.commands.len() >= 2
         && (0..d.commands.len()).filter(|&c| c != fastest).all(|c| {
             let (a, b) = (&by_command[c], &by_command[fastest]);
-            let value = if measure(a, b, &Options::default()).time == "cpu" {
+            let value = if measure(a, b, &Options::default(), d.shell_spawn.as_ref()).time == "cpu"
+            {
                 cpu_time
             } else {
                 wall_time
