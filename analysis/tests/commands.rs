@@ -202,20 +202,26 @@ fn loaded(seed: u64, rounds: usize, diff: f64) -> CommandsData {
     })
 }
 
-fn shown(v: Verdict) -> bool {
-    matches!(v, Verdict::Different | Verdict::WithinThreshold)
-}
-
-#[test]
-fn paired_verdict_keeps_its_error_rate_and_finds_two_percent() {
-    let o = Options {
+/// Fewer resamples, for simulations of many trials; threshold 0, so that
+/// any difference shown counts.
+fn simulation_options() -> Options {
+    Options {
         bootstrap: tickbook_analysis::stats::bootstrap::BootstrapOptions {
             resamples: 400,
             ..Default::default()
         },
         threshold: 0.0,
         ..Options::default()
-    };
+    }
+}
+
+fn shown(v: Verdict) -> bool {
+    matches!(v, Verdict::Different | Verdict::WithinThreshold)
+}
+
+#[test]
+fn paired_verdict_keeps_its_error_rate_and_finds_two_percent() {
+    let o = simulation_options();
     let trials = 200;
     let (mut null_paired, mut found_paired, mut found_unpaired) = (0, 0, 0);
     for t in 0..trials {
@@ -363,14 +369,7 @@ fn bursty(seed: u64, rounds: usize, diff: f64) -> CommandsData {
 
 #[test]
 fn primary_paired_comparison_of_cpu_bound_commands_under_bursts() {
-    let o = Options {
-        bootstrap: tickbook_analysis::stats::bootstrap::BootstrapOptions {
-            resamples: 400,
-            ..Default::default()
-        },
-        threshold: 0.0,
-        ..Options::default()
-    };
+    let o = simulation_options();
     let trials = 200;
     let (mut null, mut null_wall, mut found, mut found_wall, mut covered) = (0, 0, 0, 0, 0);
     for t in 0..trials {

@@ -33,6 +33,16 @@ fn read(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
+/// `tickbook analyze --json FILE`'s report of the one file.
+fn analyze(path: &Path) -> Value {
+    let a = tickbook()
+        .args(["analyze", "--json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    serde_json::from_slice::<Value>(&a.stdout).unwrap()[0].clone()
+}
+
 fn section(file: &Value) -> &Value {
     &file["suites"][0]
 }
@@ -314,12 +324,7 @@ fn a_failing_command_stops_the_run_and_keeps_the_finished_rounds() {
     check_rounds(&section(&f)["data"], 2);
     assert_eq!(section(&f)["data"]["rounds"].as_array().unwrap().len(), 2);
     // analyze reads the finished rounds, saying the run did not finish.
-    let a = tickbook()
-        .args(["analyze", "--json"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    let report = &analyze(&out);
     assert_eq!(report["commands"]["rounds"], 2);
     assert!(report["warnings"].to_string().contains("did not finish"));
     // With --ignore-failure the failing runs are kept and counted.
@@ -329,12 +334,7 @@ fn a_failing_command_stops_the_run_and_keeps_the_finished_rounds() {
         &d.join("ignored.json"),
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let a = tickbook()
-        .args(["analyze", "--json"])
-        .arg(d.join("ignored.json"))
-        .output()
-        .unwrap();
-    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    let report = &analyze(&d.join("ignored.json"));
     assert_eq!(report["commands"]["commands"][1]["failed_runs"], 2);
 }
 
@@ -481,12 +481,7 @@ fn precision_stops_at_the_first_round_the_sequence_is_narrow_enough() {
     assert_eq!(data["precision"]["target"], 0.2);
     let runs = data["runs"].as_array().unwrap();
     let rounds = data["rounds"].as_array().unwrap().len();
-    let a = tickbook()
-        .args(["analyze", "--json"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let report = &serde_json::from_slice::<Value>(&a.stdout).unwrap()[0];
+    let report = &analyze(&out);
     // The stop is decided on the primary pairing: CPU or wall time.
     let cpu = report["commands"]["comparisons"][0]["measure"]["time"] == "cpu";
     let wall = |c: u64, upto: usize| -> Vec<f64> {
@@ -569,12 +564,7 @@ fn markdown_export_is_the_json_report_as_hyperfine_tabulates_it() {
         &out,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let json = tickbook()
-        .args(["analyze", "--json"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let report = &serde_json::from_slice::<Value>(&json.stdout).unwrap()[0]["commands"];
+    let report = &analyze(&out)["commands"];
     let md = tickbook()
         .args(["analyze", "--format", "md"])
         .arg(&out)
