@@ -3,7 +3,8 @@
 //! `--json` has it, the order by the dates the files record, Markdown and
 //! CSV rows, an unreadable file named and left out, and the gate
 //! `--fail-if-regressed` exiting 3 only for a regression at the latest
-//! commit, there and on the real measured files of tests/fixtures/history.
+//! commit, there and on the real measured files of tests/fixtures/history,
+//! where the unchanged series and the disturbed commits show no change.
 
 mod common;
 
@@ -182,5 +183,41 @@ fn the_gate_on_real_files() {
             err.contains("commit-074.json (more than 20%)"),
             "{tool}: {err}"
         );
+    }
+}
+
+/// The study's real files, all 80 commits: the unchanged series `aa` has
+/// no change on any tool's files, and no change starts at a commit
+/// measured under the CPU burst (10, 55, 74) or at the one after it.
+#[test]
+fn real_files_keep_the_unchanged_series_and_the_bursts_quiet() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/history");
+    for tool in ["hyperfine", "pyperf", "tickbook"] {
+        let files: Vec<PathBuf> = (0..80)
+            .map(|c| root.join(tool).join(format!("commit-{c:03}.json")))
+            .collect();
+        let out = tickbook()
+            .args(["history", "--json", "--order", "given"])
+            .args(&files)
+            .output()
+            .expect("tickbook runs");
+        assert_eq!(out.status.code(), Some(0), "{tool}: {}", text(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let series = report["series"].as_array().expect("series");
+        assert_eq!(series.len(), 3, "{tool}");
+        for s in series {
+            let changes = s["change_points"].as_array().expect("change_points");
+            if s["name"] == "aa" {
+                assert!(changes.is_empty(), "{tool}: aa {changes:?}");
+            }
+            for c in changes {
+                let i = c["index"].as_u64().expect("index");
+                assert!(
+                    ![10, 11, 55, 56, 74, 75].contains(&i),
+                    "{tool}: {} changes at a burst: {c}",
+                    s["name"]
+                );
+            }
+        }
     }
 }

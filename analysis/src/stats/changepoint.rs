@@ -226,6 +226,8 @@ pub struct Together {
 /// again on what is left (three rounds). It is kept only when it makes
 /// the joint series quieter (their median τ falls by a sixth or more):
 /// where each series' noise is its own there is nothing shared to take.
+/// A series whose corrected fit has a change its own data do not show
+/// keeps the fit of its own data ([`own_data_confirms`]).
 pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
     let alone: Vec<Option<Fit>> = series.par_iter().map(|p| fit(p)).collect();
     let members: Vec<usize> = (0..series.len())
@@ -316,7 +318,84 @@ pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
             shared: Vec::new(),
         };
     }
+    // What the others' centre takes out carries their own misfits (a step
+    // they missed, a machine excursion kept as lasting): a change that
+    // only the corrected series shows is theirs, not this one's. Each
+    // change must be seen in the series' own data, else the series keeps
+    // the fit of its own data.
+    let fits = fits
+        .into_iter()
+        .enumerate()
+        .map(|(s, f)| match f {
+            Some(f) if members.contains(&s) && !own_data_confirms(&f, &series[s]) => {
+                alone[s].clone()
+            }
+            f => f,
+        })
+        .collect();
     Together { fits, shared }
+}
+
+/// Whether every change of `fit` shows in the series' own `points` (its
+/// disturbed commits left out): the level after less the level before, as
+/// plain means of the segments either side (of the five commits nearest
+/// the change where that segment is itself a drift), and a drift's
+/// least-squares slope over its commits — each of the same sign as the
+/// fitted one and at least half its size.
+fn own_data_confirms(fit: &Fit, points: &[Option<Point>]) -> bool {
+    let kept = |i: usize| -> Option<f64> {
+        let p = points.get(i).copied().flatten()?;
+        (!fit.disturbed.contains(&i) && p.y.is_finite()).then_some(p.y)
+    };
+    let mean = |ys: &[f64]| (!ys.is_empty()).then(|| ys.iter().sum::<f64>() / ys.len() as f64);
+    // The own level of segment `s` next to a change: before it (`last`) or after it.
+    let level = |s: &Segment, last: bool| -> Option<f64> {
+        let mut ys: Vec<f64> = (s.start..=s.end).filter_map(kept).collect();
+        if s.kind == Kind::Drift && ys.len() > 5 {
+            ys = if last {
+                ys.split_off(ys.len() - 5)
+            } else {
+                ys[..5].to_vec()
+            };
+        }
+        mean(&ys)
+    };
+    let slope_over = |s: &Segment| -> Option<f64> {
+        let xy: Vec<(f64, f64)> = (s.start..=s.end)
+            .filter_map(|i| Some((i as f64, kept(i)?)))
+            .collect();
+        let n = xy.len() as f64;
+        let (mx, my) = xy
+            .iter()
+            .fold((0.0, 0.0), |(a, b), (x, y)| (a + x / n, b + y / n));
+        let sxx: f64 = xy.iter().map(|(x, _)| (x - mx) * (x - mx)).sum();
+        let sxy: f64 = xy.iter().map(|(x, y)| (x - mx) * (y - my)).sum();
+        (xy.len() >= 3 && sxx > 0.0).then(|| sxy / sxx)
+    };
+    let agrees = |own: Option<f64>, fitted: f64| {
+        own.is_some_and(|o| o * fitted > 0.0 && o.abs() >= 0.5 * fitted.abs())
+    };
+    let at = |i: usize| fit.segments.iter().find(|s| s.start <= i && i <= s.end);
+    fit.changes.iter().all(|c| {
+        let before = c.index.checked_sub(1).and_then(at);
+        let after = match c.kind {
+            Kind::Drift => at(c.end + 1),
+            Kind::Flat => at(c.index),
+        };
+        let slope_ok = match c.kind {
+            Kind::Drift => at(c.index).is_some_and(|s| agrees(slope_over(s), s.slope)),
+            Kind::Flat => true,
+        };
+        let level_ok = match (before, after) {
+            (Some(a), Some(b)) => agrees(
+                level(b, false).zip(level(a, true)).map(|(b, a)| b - a),
+                c.after - c.before,
+            ),
+            // A drift that opens or closes the history: its slope says it.
+            _ => true,
+        };
+        slope_ok && level_ok
+    })
 }
 
 /// Each series' residual at each commit less the others' centre there,
@@ -878,6 +957,55 @@ mod tests {
                 Some(Point { y, se })
             })
             .collect()
+    }
+
+    /// A change only the corrected series shows is not confirmed by the
+    /// series' own data: a fit stepping +3 % at 40 against own data that is
+    /// flat, that steps the other way, or by only a third of it; a drift
+    /// whose ends fall while its slope rises. Its own data with the step,
+    /// or the drift, confirm them.
+    #[test]
+    fn a_change_must_show_in_the_series_own_data() {
+        let stepped = |at: usize, size: f64| -> Vec<Option<Point>> {
+            (0..80)
+                .map(|i| {
+                    let wobble = [0.0, 0.002, -0.001, 0.001, -0.002][i % 5];
+                    let y = wobble + if i >= at { size } else { 0.0 };
+                    Some(Point { y, se: 0.001 })
+                })
+                .collect()
+        };
+        let step = fit(&stepped(40, 0.03)).expect("fits");
+        assert_eq!(step.changes.len(), 1, "{:?}", step.changes);
+        assert!(own_data_confirms(&step, &stepped(40, 0.03)));
+        assert!(own_data_confirms(&step, &stepped(40, 0.02)));
+        assert!(!own_data_confirms(&step, &stepped(40, 0.0)));
+        assert!(!own_data_confirms(&step, &stepped(40, -0.03)));
+        assert!(!own_data_confirms(&step, &stepped(40, 0.01)));
+        // Flat to 19, +0.3 % a commit over 20–49, flat after: the drift's
+        // own data confirm it; data that rises over 20–49 but ends lower
+        // than it began (steps down at 20 and 50) do not.
+        let drifting = |down: f64| -> Vec<Option<Point>> {
+            (0..80)
+                .map(|i| {
+                    let wobble = [0.0, 0.002, -0.001, 0.001, -0.002][i % 5];
+                    let ramp = 0.003 * (i.clamp(19, 49) - 19) as f64;
+                    let drop = down * ((i >= 20) as u8 + (i >= 50) as u8) as f64;
+                    Some(Point {
+                        y: wobble + ramp - drop,
+                        se: 0.001,
+                    })
+                })
+                .collect()
+        };
+        let drift = fit(&drifting(0.0)).expect("fits");
+        assert!(
+            drift.changes.iter().any(|c| c.kind == Kind::Drift),
+            "{:?}",
+            drift.changes
+        );
+        assert!(own_data_confirms(&drift, &drifting(0.0)));
+        assert!(!own_data_confirms(&drift, &drifting(0.08)));
     }
 
     #[test]
