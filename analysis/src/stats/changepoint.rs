@@ -227,7 +227,7 @@ pub struct Together {
 /// the joint series quieter (their median τ falls by a sixth or more):
 /// where each series' noise is its own there is nothing shared to take.
 /// A series whose corrected fit has a change its own data do not show
-/// keeps the fit of its own data ([`own_data_confirms`]).
+/// keeps the fit of its own data (`own_data_confirms`).
 pub fn fit_together(series: &[Vec<Option<Point>>], joint: &[bool]) -> Together {
     let alone: Vec<Option<Fit>> = series.par_iter().map(|p| fit(p)).collect();
     let members: Vec<usize> = (0..series.len())
