@@ -1,14 +1,16 @@
 //! `tickbook doctor`: is this machine fit to measure on now. The same
 //! configuration checks and signals a collection records in its
 //! `environment` (measured by `tickbook_measure::environment_check` over a
-//! few seconds of a busy loop on one CPU), judged by the analysis crate's
-//! fitness, printed with advice; `--json` prints the environment and the
-//! fitness instead. The exit status says the verdict.
+//! few seconds on one CPU: a quick ops table, then a busy loop), judged by
+//! the analysis crate's fitness with the ops table's shared-core check,
+//! printed with advice; `--json` prints the environment, the fitness and
+//! the check (`issue`) instead. The exit status says the verdict.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 use tickbook_analysis::fitness;
+use tickbook_analysis::suites::ops::issue::{self, IssueCheck};
 
 use crate::terminal;
 
@@ -31,11 +33,24 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: DoctorArgs) -> ExitCode {
-    let env = tickbook_measure::environment_check(args.seconds, false);
-    let f = fitness::assess(&env);
+    let check = tickbook_measure::environment_check(args.seconds, false);
+    let env = check.environment;
+    let mut f = fitness::assess(&env);
+    // The shared-core check from the quick ops table timed on the same CPU.
+    let shared = match &check.ops {
+        Ok(d) => issue::check(d, Some(&check.host)),
+        Err(_) => None,
+    };
+    f.add(match (&shared, &check.ops) {
+        (Some(i), _) => i.finding(),
+        (None, Err(e)) => IssueCheck::not_made(format!("the ops table could not be timed: {e}")),
+        (None, Ok(_)) => IssueCheck::not_made(
+            "no cycle counter to convert the operations' times into core cycles".into(),
+        ),
+    });
     let text = if args.json {
-        match serde_json::to_string_pretty(&serde_json::json!({ "environment": env, "fitness": f }))
-        {
+        let doc = serde_json::json!({ "environment": env, "fitness": f, "issue": shared });
+        match serde_json::to_string_pretty(&doc) {
             Ok(t) => t + "\n",
             Err(e) => {
                 eprintln!("tickbook doctor: {e}");

@@ -194,7 +194,8 @@ fn the_verdict_names_a_cpu_hog_and_its_size() {
 }
 
 /// `tickbook doctor`'s exit status is its verdict: a CPU hog pinned to the
-/// CPU it samples makes it unfit (4), with the CPU taken named in its JSON.
+/// CPU it samples makes it unfit (4), with the CPU taken named in its JSON;
+/// its shared-core finding is the quick ops table's check, figure and level.
 #[test]
 fn doctor_exits_with_its_verdict() {
     let cpus = allowed_cpus();
@@ -225,6 +226,29 @@ fn doctor_exits_with_its_verdict() {
     );
     assert_eq!(f["verdict"], "unfit");
     assert_eq!(out.status.code(), Some(4));
+    // The shared-core check is made too, from the quick ops table it times:
+    // its figure is the published width over the narrowest phase's.
+    let shared = finding(f, "shared_core");
+    let issue = &v["issue"];
+    println!("doctor under a hog: shared_core {shared}");
+    let widths: Vec<f64> = issue["phases"]
+        .as_array()
+        .expect("issue phases")
+        .iter()
+        .filter_map(|p| p["probe_width"].as_f64())
+        .collect();
+    assert_eq!(widths.len(), 3, "{issue}");
+    let can = widths
+        .iter()
+        .copied()
+        .fold(issue["published_width"].as_f64().unwrap_or(0.0), f64::max);
+    let narrowest = widths.iter().copied().fold(f64::INFINITY, f64::min);
+    let figure = shared["figure"].as_f64().expect("shared_core figure");
+    assert!(
+        (figure - can / narrowest).abs() < 1e-9,
+        "{figure} vs {can} / {narrowest}"
+    );
+    assert_eq!(shared["level"] == "disturbed", figure > 1.25, "{shared}");
     // Without the hog the status still matches the verdict, whatever the
     // shared machine makes it.
     let out = doctor();

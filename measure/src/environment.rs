@@ -42,10 +42,19 @@ pub fn start(host: &Host, counter: Option<fn() -> u64>) -> Environment {
 }
 
 /// `tickbook doctor`'s environment: the checks, and samples at the start,
-/// halfway and at the end of `seconds` of a busy loop of add chains on the
-/// CPU the calling thread is pinned to, so that the samples see what a
-/// collection would meet there.
-pub fn check_now(seconds: f64, no_counter: bool) -> Environment {
+/// halfway and at the end of `seconds` on the CPU the calling thread is
+/// pinned to — the ops table timed quickly first (for the shared-core
+/// check), then a busy loop of add chains — so that the samples see what a
+/// collection would meet there. Also the host and the ops data (or why
+/// there is none).
+pub fn check_now(
+    seconds: f64,
+    no_counter: bool,
+) -> (
+    Environment,
+    Host,
+    Result<tickbook_analysis::suites::ops::OpsData, String>,
+) {
     let host = super::host::collect();
     let counter = super::tsc::ordered_reader(&super::tsc::detect(
         no_counter,
@@ -55,16 +64,17 @@ pub fn check_now(seconds: f64, no_counter: bool) -> Environment {
     let _pinned = super::pin_here(&mut fallbacks);
     let mut env = start(&host, counter);
     env.notes.extend(fallbacks);
-    let half = std::time::Duration::from_secs_f64(seconds.max(0.2) / 2.0);
+    let t0 = std::time::Instant::now();
+    let end = std::time::Duration::from_secs_f64(seconds.max(0.2));
     sample_into(&mut env, "start", counter);
-    for at in ["middle", "end"] {
-        let t0 = std::time::Instant::now();
-        while t0.elapsed() < half {
+    let ops = super::ops::quick_table(no_counter);
+    for (at, upto) in [("middle", end / 2), ("end", end)] {
+        while t0.elapsed() < upto {
             std::hint::black_box(super::ops::counter_ticks_per_cycle());
         }
         sample_into(&mut env, at, counter);
     }
-    env
+    (env, host, ops)
 }
 
 /// Take one sample and add it; a source that cannot be read is noted once.

@@ -96,10 +96,24 @@ pub struct CollectArgs {
     pub campaign: Option<tickbook_analysis::format::Campaign>,
 }
 
+/// What `tickbook doctor` measured (see `environment::check_now`).
+pub struct DoctorCheck {
+    pub environment: tickbook_analysis::format::Environment,
+    pub host: tickbook_analysis::format::Host,
+    /// The ops table timed quickly on the same CPU, for the shared-core
+    /// check; why not where it could not be.
+    pub ops: Result<tickbook_analysis::suites::ops::OpsData, String>,
+}
+
 /// `tickbook doctor`: the environment's checks and `seconds` of samples on
-/// a busy loop, without writing a file (see `environment::check_now`).
-pub fn environment_check(seconds: f64, no_counter: bool) -> tickbook_analysis::format::Environment {
-    environment::check_now(seconds, no_counter)
+/// a busy loop and a quick ops table, without writing a file.
+pub fn environment_check(seconds: f64, no_counter: bool) -> DoctorCheck {
+    let (environment, host, ops) = environment::check_now(seconds, no_counter);
+    DoctorCheck {
+        environment,
+        host,
+        ops,
+    }
 }
 
 /// Now as RFC 3339 in UTC, the way result files write times.

@@ -16,6 +16,14 @@ impl Progress {
         }
     }
 
+    /// Progress that draws nothing: a measurement made inside another
+    /// command's (`tickbook doctor`'s), whose output is its own.
+    pub fn hidden() -> Self {
+        Progress {
+            multi: MultiProgress::with_draw_target(ProgressDrawTarget::hidden()),
+        }
+    }
+
     /// A bar of `len` units for one step (e.g. one clock).
     pub fn bar(&self, prefix: &str, len: u64) -> ProgressBar {
         let style = ProgressStyle::with_template(

@@ -342,32 +342,13 @@ fn fill_run_header(report: &mut FileReport, doc: &RunDocument) {
 /// fitness of that alone), and which cells a finding that is not fine
 /// bears on.
 fn fill_fitness_of_data(report: &mut FileReport, doc: &RunDocument) {
-    use crate::fitness::{affected, by_suite, Finding, Fitness, Level, Thresholds};
+    use crate::fitness::{affected, by_suite, Fitness, Level};
     let run = &doc.run;
     let issue = doc
         .ops
         .as_ref()
         .and_then(|d| crate::suites::ops::issue::check(d, Some(&run.host)));
-    let finding = issue.as_ref().map(|i| Finding {
-        signal: "shared_core",
-        level: if i.shared { Level::Disturbed } else { Level::Fine },
-        figure: i.factor,
-        unit: "×",
-        text: i.text.clone(),
-        evidence: "the one-cycle ALU operations' throughput (independent copies: add, sub, and, or, xor) in the ops table and in its probes before and after it, in core cycles".into(),
-        worst: None,
-        thresholds: Thresholds {
-            disturbed: 1.0,
-            unfit: None,
-        },
-        advice: i.shared.then_some(
-            "another thread ran on this core's other hardware thread (under a hypervisor, perhaps another tenant's): throughputs are not the core's; measure again, or on a dedicated instance, and read the ops table's latencies only",
-        ),
-        reason: None,
-        rule: Some(
-            "disturbed when the probed one-cycle ALU operations issue over 1.25× fewer a cycle, in the ops table or in a probe before or after it, than the core can: the larger of its published width (the core chosen by latencies, while the dependent add takes one cycle) and the widest phase's; the figure is that factor".into(),
-        ),
-    });
+    let finding = issue.as_ref().map(|i| i.finding());
     let shared = issue.as_ref().filter(|i| i.shared).map(|i| i.text.clone());
     match (&mut report.fitness, finding) {
         (Some(f), Some(x)) => f.add(x),

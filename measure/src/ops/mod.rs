@@ -506,6 +506,26 @@ pub fn run(ctx: &Ctx) -> SuiteResult {
     out.finish(interrupted)
 }
 
+/// The table as `collect ops --quick` times it (well under a second), for
+/// `tickbook doctor`'s shared-core check: its data, or why there is none.
+pub(crate) fn quick_table(no_counter: bool) -> Result<OpsData, String> {
+    let progress = super::progress::Progress::hidden();
+    let ctx = Ctx {
+        quick: true,
+        no_counter,
+        epsilon: 0.05,
+        confidence: 0.95,
+        progress: &progress,
+        executions: 1,
+        measurements: None,
+        execution_timeout: None,
+        checkpoint: &|_| {},
+        env_sample: &|_| {},
+    };
+    let out = run(&ctx).map_err(|f| f.message)?;
+    serde_json::from_value(out.data).map_err(|e| format!("the ops data did not read back: {e}"))
+}
+
 /// Time the named `(name, form)` sequences exactly as [`run`] does (warm-up,
 /// n and 2n alternating, portable clock outside, counter inside), for a
 /// suite that needs a few operation costs measured in the same run (the

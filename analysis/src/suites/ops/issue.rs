@@ -20,6 +20,7 @@ use serde::Serialize;
 use super::data::{OpMeasurement, OpsData};
 use super::published::{self, Figures, CORES};
 use super::row::OpRow;
+use crate::fitness::{Finding, Level, Thresholds};
 use crate::format::Host;
 use crate::stats::bootstrap::BootstrapCi;
 use crate::stats::differential::per_copy;
@@ -62,6 +63,56 @@ pub struct IssueCheck {
     pub factor: Option<f64>,
     /// One sentence with the figures.
     pub text: String,
+}
+
+impl IssueCheck {
+    /// The check as a fitness finding (`shared_core`), as the file's
+    /// fitness and `tickbook doctor` list it.
+    pub fn finding(&self) -> Finding {
+        Finding {
+            signal: "shared_core",
+            level: if self.shared { Level::Disturbed } else { Level::Fine },
+            figure: self.factor,
+            unit: "×",
+            text: self.text.clone(),
+            evidence: "the one-cycle ALU operations' throughput (independent copies: add, sub, and, or, xor) in the ops table and in its probes before and after it, in core cycles".into(),
+            worst: None,
+            thresholds: Thresholds {
+                disturbed: 1.0,
+                unfit: None,
+            },
+            advice: self.shared.then_some(
+                "another thread ran on this core's other hardware thread (under a hypervisor, perhaps another tenant's): throughputs are not the core's; measure again, or on a dedicated instance, and read the ops table's latencies only",
+            ),
+            reason: None,
+            rule: Some(
+                "disturbed when the probed one-cycle ALU operations issue over 1.25× fewer a cycle, in the ops table or in a probe before or after it, than the core can: the larger of its published width (the core chosen by latencies, while the dependent add takes one cycle) and the widest phase's; the figure is that factor".into(),
+            ),
+        }
+    }
+
+    /// The finding where the check could not be made, with `reason`.
+    pub fn not_made(reason: String) -> Finding {
+        Finding {
+            signal: "shared_core",
+            level: Level::Unknown,
+            figure: None,
+            unit: "×",
+            text: format!(
+                "whether the core's issue width was this thread's alone is not known: {reason}"
+            ),
+            evidence: "the one-cycle ALU operations' throughput against what the core can issue"
+                .into(),
+            worst: None,
+            thresholds: Thresholds {
+                disturbed: 1.0,
+                unfit: None,
+            },
+            advice: None,
+            reason: Some(reason),
+            rule: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
