@@ -186,38 +186,50 @@ fn the_gate_on_real_files() {
     }
 }
 
-/// The study's real files, all 80 commits: the unchanged series `aa` has
-/// no change on any tool's files, and no change starts at a commit
-/// measured under the CPU burst (10, 55, 74) or at the one after it.
+/// The study's real files, all 80 commits, of both measured histories:
+/// the unchanged series `aa` has no change on any tool's files, and no
+/// change starts at a commit measured under the CPU burst (10, 55, 74) or
+/// at the one after it.
 #[test]
 fn real_files_keep_the_unchanged_series_and_the_bursts_quiet() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/history");
-    for tool in ["hyperfine", "pyperf", "tickbook"] {
-        let files: Vec<PathBuf> = (0..80)
-            .map(|c| root.join(tool).join(format!("commit-{c:03}.json")))
-            .collect();
-        let out = tickbook()
-            .args(["history", "--json", "--order", "given"])
-            .args(&files)
-            .output()
-            .expect("tickbook runs");
-        assert_eq!(out.status.code(), Some(0), "{tool}: {}", text(&out.stderr));
-        let report: Value = serde_json::from_slice(&out.stdout).expect("json");
-        let series = report["series"].as_array().expect("series");
-        assert_eq!(series.len(), 3, "{tool}");
-        for s in series {
-            let changes = s["change_points"].as_array().expect("change_points");
-            if s["name"] == "aa" {
-                assert!(changes.is_empty(), "{tool}: aa {changes:?}");
-            }
-            for c in changes {
-                let i = c["index"].as_u64().expect("index");
-                assert!(
-                    ![10, 11, 55, 56, 74, 75].contains(&i),
-                    "{tool}: {} changes at a burst: {c}",
-                    s["name"]
-                );
-            }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+    for study in ["history", "history-2"] {
+        for tool in ["hyperfine", "pyperf", "tickbook"] {
+            quiet_where_nothing_changed(
+                &fixtures.join(study).join(tool),
+                &format!("{study}/{tool}"),
+            );
+        }
+    }
+}
+
+/// [`real_files_keep_the_unchanged_series_and_the_bursts_quiet`] on one
+/// tool's 80 files in `dir`.
+fn quiet_where_nothing_changed(dir: &Path, tool: &str) {
+    let files: Vec<PathBuf> = (0..80)
+        .map(|c| dir.join(format!("commit-{c:03}.json")))
+        .collect();
+    let out = tickbook()
+        .args(["history", "--json", "--order", "given"])
+        .args(&files)
+        .output()
+        .expect("tickbook runs");
+    assert_eq!(out.status.code(), Some(0), "{tool}: {}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let series = report["series"].as_array().expect("series");
+    assert_eq!(series.len(), 3, "{tool}");
+    for s in series {
+        let changes = s["change_points"].as_array().expect("change_points");
+        if s["name"] == "aa" {
+            assert!(changes.is_empty(), "{tool}: aa {changes:?}");
+        }
+        for c in changes {
+            let i = c["index"].as_u64().expect("index");
+            assert!(
+                ![10, 11, 55, 56, 74, 75].contains(&i),
+                "{tool}: {} changes at a burst: {c}",
+                s["name"]
+            );
         }
     }
 }
