@@ -2,20 +2,43 @@
 
 import { h, clear } from '../ui/dom.js';
 
+// Past this many rows the rest are hidden until asked for: with 1,000 files,
+// every arriving result re-laid out all the rows, blocking the page for
+// seconds. Hidden rows are still filled, so their status stays readable.
+export const SHOWN_FILES = 100;
+
 export class FileList {
   constructor(section, tbody, { onRemove }) {
     this.section = section;
     this.tbody = tbody;
     this.onRemove = onRemove;
     this.rows = new Map();
+    this.showAll = false;
+    this.more = h('button', {
+      type: 'button', class: 'button small show-all-files', 'data-testid': 'show-all-files', hidden: true,
+      onclick: () => { this.showAll = true; this.update(); },
+    });
+    const wrap = tbody.closest('.table-wrap');
+    if (wrap) wrap.after(this.more);
+    else section.append(this.more);
+  }
+
+  /** Hide rows past the first SHOWN_FILES unless all were asked for. */
+  update() {
+    let n = 0;
+    for (const tr of this.rows.values()) tr.hidden = !this.showAll && n++ >= SHOWN_FILES;
+    this.more.hidden = this.showAll || this.rows.size <= SHOWN_FILES;
+    this.more.textContent = `Show all ${this.rows.size.toLocaleString('en')} files`;
   }
 
   /** A row for a file that is still loading or being analysed. */
   add(key, name) {
     const tr = h('tr', { 'data-testid': 'file-row', dataset: { key, file: name, status: 'pending' } });
+    tr.hidden = !this.showAll && this.rows.size >= SHOWN_FILES;
     this.rows.set(key, tr);
     this.tbody.append(tr);
     this.section.hidden = false;
+    if (this.rows.size > SHOWN_FILES) this.update();
     this.fill(key, name, null);
   }
 
@@ -23,6 +46,7 @@ export class FileList {
     this.rows.get(key)?.remove();
     this.rows.delete(key);
     this.section.hidden = this.rows.size === 0;
+    this.update();
   }
 
   /** Fill the row from a FileReport (or mark it pending when `report` is null). */
