@@ -146,14 +146,16 @@ fn reader_and_schema_agree_on_fixtures() {
     // Other harnesses' files are not tickbook documents: the schema does
     // not describe them (analysis/tests/import.rs covers them, and
     // analysis/tests/fuzz_regressions.rs the inputs the fuzzers found,
-    // analysis/tests/compare_tools.rs the pairs compared, and history/ is
-    // the history study's measured files of three tools with its truth).
+    // analysis/tests/compare_tools.rs the pairs compared, and history/ and
+    // history-2/ are the history study's measured files of three tools with
+    // its truth).
     files.retain(|p| {
         !p.components().any(|c| {
             c.as_os_str() == "import"
                 || c.as_os_str() == "fuzz-regressions"
                 || c.as_os_str() == "compare"
                 || c.as_os_str() == "history"
+                || c.as_os_str() == "history-2"
         })
     });
     assert!(files.len() >= 6, "fixtures missing: {files:?}");
