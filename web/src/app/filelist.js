@@ -5,7 +5,7 @@ import { h, clear } from '../ui/dom.js';
 // Past this many rows the rest are hidden until asked for: with 1,000 files,
 // every arriving result re-laid out all the rows, blocking the page for
 // seconds. Hidden rows are still filled, so their status stays readable.
-export const SHOWN_FILES = 100;
+const SHOWN_FILES = 100;
 
 export class FileList {
   constructor(section, tbody, { onRemove }) {
