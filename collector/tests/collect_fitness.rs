@@ -3,11 +3,11 @@
 //! same CPU (the verdict must name the CPU taken from the measuring thread,
 //! about half of the run), once with the hog on another CPU (the other CPUs'
 //! load, near 100 %), and once without; the figures are printed. Skipped,
-//! with a message, without stress-ng, taskset or a second CPU. A quiet run
-//! is not required to be fine here (CI shares the machine); its figures are
-//! printed and its measuring thread must have waited less than the shared
-//! run's. `scripts/bench-fitness` is the longer version, which also asks
-//! the quiet run to be fine.
+//! with a message, without stress-ng, taskset or a second CPU. The quiet
+//! run must be fine in every signal this machine's processes move; the
+//! host's (steal, a shared core, its clock) are printed, since CI cannot
+//! choose its neighbours. `scripts/bench-fitness` is the longer version,
+//! which asks the quiet run to be fine in every signal.
 
 mod common;
 
@@ -148,6 +148,25 @@ fn the_verdict_names_a_cpu_hog_and_its_size() {
 
     let quiet = collect_on(mine, "quiet", true);
     print("quiet", &quiet);
+    // Idle, it says fine: every signal this machine's own processes move
+    // (the measuring CPU taken, preemptions, interrupts, the other CPUs'
+    // load) is fine. What the host beneath the guest does (steal, another
+    // tenant on the core, its clock) is printed, not asserted: CI cannot
+    // choose its neighbours, and saying so is the finding's job.
+    const THE_HOSTS: [&str; 3] = ["steal", "shared_core", "core_clock"];
+    for x in quiet["findings"].as_array().into_iter().flatten() {
+        let signal = x["signal"].as_str().unwrap_or("");
+        if THE_HOSTS.contains(&signal) {
+            if x["level"] != "fine" {
+                println!(
+                    "quiet: the host, not this machine, disturbed {signal}: {}",
+                    x["text"]
+                );
+            }
+        } else if x["level"] != "unknown" {
+            assert_eq!(x["level"], "fine", "idle, yet {x}");
+        }
+    }
 
     let shared = {
         let _hog = Hog::on(mine);
