@@ -10,10 +10,11 @@
 // scaled with their intervals, and warm-ups left out — and, with the
 // warm-up toggle on, compared as `--warm-ups` compares them. One hyperfine
 // file's series show `analyze --compare-series` and hyperfine's own summary.
+// Sixty files show 25 compared files a page, each page as the CLI has it.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   FIXTURES, ROOT, checkPrerequisites, tempDir, tickbook, serve, openBrowser, waitForFiles, screenshot, sameNumber, num,
@@ -376,6 +377,75 @@ test('Cancel stops a long recompute and keeps what was shown', async () => {
     await page.locator('[data-testid=resamples]').blur();
     await page.waitForFunction(() => [...document.querySelectorAll('.slot')].every((s) => JSON.parse(s.dataset.options || 'null')?.bootstrap?.resamples === 500), null, { timeout: 120_000 });
     await waitForComparison(page, 0.03);
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('sixty files: 25 compared files a page, every page\'s values, ratios and verdicts as analyze --compare has them', { timeout: 300_000 }, async () => {
+  const dir = path.join(tmp, 'sixty');
+  await mkdir(dir, { recursive: true });
+  const many = [];
+  for (let i = 0; i < 60; i++) {
+    const f = path.join(dir, `s${String(i).padStart(2, '0')}.json`);
+    await writeFile(f, samplesFile('bench-host', i % 3 === 2 ? 0.25 : 0, 7 + 4 * i));
+    many.push(f);
+  }
+  const expected = JSON.parse(await tickbook(['analyze', '--compare', '--json', ...many], { timeout: 300_000 }));
+  const want = expected.suites.find((s) => s.suite === 'samples');
+  assert.equal(want.files.length, 60);
+  const { page, problems, close } = await openBrowser(server.url);
+  try {
+    await page.goto(server.url);
+    await page.setInputFiles('[data-testid=file-input]', many);
+    await waitForFiles(page, 60, 120_000);
+    await waitForComparison(page, 0.03);
+    const block = '[data-testid=compare-suite][data-suite=samples]';
+    const seen = new Set();
+    for (const [pageNo, first, last] of [[0, 1, 25], [1, 26, 50], [2, 51, 59]]) {
+      const pager = await page.$eval(`${block} [data-testid=compare-file-page]`, (p) => ({ ...p.dataset, text: p.textContent }));
+      assert.deepEqual([Number(pager.page), Number(pager.pages), Number(pager.first), Number(pager.last)], [pageNo, 3, first, last], pager.text);
+      assert.match(pager.text, new RegExp(`${first}\u2013${last} of 59 compared with A`));
+      const rows = await page.$$eval(`${block} [data-testid=compare-row]`, (trs) => trs.map((r) => ({
+        key: r.dataset.key,
+        values: [...r.querySelectorAll('[data-testid=compare-value]')].map((c) => [Number(c.dataset.file), c.dataset.value ?? null]),
+        ratios: [...r.querySelectorAll('[data-testid=compare-ratio]')].map((c) => [Number(c.dataset.file), c.dataset.value ?? null]),
+        verdicts: [...r.querySelectorAll('[data-testid=verdict]')].map((c) => [Number(c.dataset.file), c.dataset.value]),
+      })));
+      assert.deepEqual(rows.map((r) => r.key), want.items.map((i) => i.key));
+      for (const [i, item] of want.items.entries()) {
+        const row = rows[i];
+        // The baseline, then this page's files, in order.
+        assert.deepEqual(row.values.map(([f]) => f), [0, ...Array.from({ length: last - first + 1 }, (_, k) => want.files[first + k])]);
+        for (const [f, v] of row.values) assert.ok(sameNumber(num(v), item.values[want.files.indexOf(f)]?.estimate ?? null), `${item.key} file ${f}`);
+        for (const [k, [f, r]] of row.ratios.entries()) {
+          const p = item.against_baseline[want.files.indexOf(f) - 1];
+          assert.ok(sameNumber(num(r), p.ratio?.estimate ?? null), `${item.key} ratio of ${f}`);
+          assert.equal(row.verdicts[k][1], p.verdict, `${item.key} verdict of ${f}`);
+          seen.add(`${item.key} ${f}`);
+        }
+      }
+      const geo = await page.$$eval(`${block} [data-testid=compare-geomean]`, (ps) => ps.map((p) => [Number(p.dataset.file), Number(p.dataset.value)]));
+      assert.equal(geo.length, last - first + 1, 'a geometric mean for each file of the page');
+      for (const [f, v] of geo) assert.ok(sameNumber(v, want.geomean.find((g) => g.file === f).ratio.estimate), `geomean of ${f}`);
+      const [prev, next] = await page.$$eval(`${block} [data-testid=compare-file-page] button`, (bs) => bs.map((b) => b.disabled));
+      assert.deepEqual([prev, next], [pageNo === 0, pageNo === 2]);
+      if (pageNo < 2) {
+        await page.click(`${block} [data-testid=compare-page-next]`);
+        await page.waitForSelector(`${block} [data-testid=compare-file-page][data-page="${pageNo + 1}"]`);
+        for (const button of await page.$$(`${block} [data-testid=show-more]`)) await button.click();
+      }
+    }
+    // Every compared file was on a page, the slower third among them.
+    assert.equal(seen.size, want.items.length * 59);
+    const slow = want.items.find((i) => i.key === 'slow').against_baseline.filter((p) => p.verdict === 'different').length;
+    assert.equal(slow, 20, 'the 20 files a quarter slower differ in `slow`');
+    // Back: the keyboard stays on the pager.
+    await page.click(`${block} [data-testid=compare-page-previous]`);
+    await page.waitForSelector(`${block} [data-testid=compare-file-page][data-page="1"]`);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'compare-page-previous');
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
   } finally {

@@ -11,7 +11,8 @@
 // Many files make wide tables (24 files: 71 columns): each suite is built in
 // a task of its own (dom.js later), shows its first rows (fewer the wider the
 // table) and a Show all button that builds the rest in chunks, so the main
-// thread never holds a long task. 'Show only those' builds every row.
+// thread never holds a long task. 'Show only those' builds every row. Past
+// 25 files compared with the baseline, a suite shows them 25 at a time.
 
 import { h, later, laterDone, showMore } from '../../ui/dom.js';
 import { fmtNum, fmtPercent, fmtCount, fmtFactor, scaleOf, ciDecimals } from '../../ui/units.js';
@@ -20,6 +21,8 @@ import { ciText } from '../../ui/ci.js';
 // Table cells a suite shows at first (rows × columns), and the rows' bounds.
 const FIRST_CELLS = 3000;
 const FIRST_ROWS = [20, 100];
+// Files compared with the baseline in one table; more go on further pages.
+const FILES_PER_PAGE = 25;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letter = (i) => (i < 26 ? LETTERS[i] : `F${i + 1}`);
 
@@ -134,43 +137,41 @@ function fileLegend(files) {
 
 function suiteBlock(suite, files, only = new Set()) {
   const cols = suite.files; // indices into files; cols[0] is the baseline
-  const head = h('tr', {},
-    h('th', { scope: 'col' }, 'Item'),
-    cols.map((f, k) => [
-      h('th', { scope: 'col', class: 'num', title: files[f].name }, `${letter(f)}${k === 0 ? ' (baseline)' : ''}`),
-      k > 0 ? [h('th', { scope: 'col', class: 'num' }, `${letter(f)} / ${letter(cols[0])}`),
-        h('th', { scope: 'col', class: 'num', title: 'two-sided Mann\u2013Whitney U test' }, 'p'), h('th', { scope: 'col' }, 'Verdict')] : null,
-    ]));
-  const tbody = h('tbody', {});
   const onlyDiff = h('input', { type: 'checkbox', 'data-testid': 'compare-only-different', checked: only.has(suite.suite) });
+  const geomeans = new Map((suite.geomean ?? []).map((g) => [g.file, g]));
+  const part = h('div', { class: 'compare-page' });
   const block = h('div', { class: 'compare-suite', 'data-testid': 'compare-suite', dataset: { suite: suite.suite, different: suite.different, items: suite.items.length } },
     h('h3', {}, `${suite.suite}: `, h('span', { class: 'muted' }, suite.statistic)),
     h('p', { class: 'summary-line' },
       h('strong', { 'data-testid': 'compare-different-count', dataset: { value: suite.different } }, fmtCount(suite.different)),
-      ` of ${fmtCount(suite.items.length)} items differ from the baseline ${letter(cols[0])} by the rule. `,
+      ` of ${fmtCount(suite.items.length)} items differ from the baseline ${letter(cols[0])} by the rule${cols.length - 1 > FILES_PER_PAGE ? ' (in any compared file, on this page or another)' : ''}. `,
       suite.warm_ups_left_out ? h('span', { class: 'muted', 'data-testid': 'compare-warm-ups', dataset: { value: suite.warm_ups_left_out } },
         `${fmtCount(suite.warm_ups_left_out)} warm-up series left out. `) : null,
       h('label', { class: 'toggle' }, onlyDiff, ' Show only those')),
-    (suite.geomean ?? []).map((g) => h('p', { class: 'summary-line', 'data-testid': 'compare-geomean', dataset: { file: g.file, items: g.items, value: g.ratio?.estimate, lo: g.ratio?.lo, hi: g.ratio?.hi } },
-      `Geometric mean of ${letter(g.file)} / ${letter(g.baseline)} over ${fmtCount(g.items)} time-like items: `,
-      g.ratio ? fmtRatioCi(g.ratio) : h('span', { class: 'muted' }, 'no time-like item in both'))),
-    // A region the keyboard can scroll from the start: with many files the
-    // table is wider than its card, and it is rebuilt whenever the
-    // comparison is (scrollcue.js would make it one a frame later).
-    h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': `${suite.suite}: the files compared` }, h('table', { class: 'data compare-table' },
-      h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
-      h('thead', {}, head), tbody)));
-  const columns = 1 + 4 * cols.length - 3;
-  const first = Math.max(FIRST_ROWS[0], Math.min(FIRST_ROWS[1], Math.floor(FIRST_CELLS / columns)));
-  const more = fill(tbody, suite.items, (item) => itemRow(item, cols, files, suite.suite), first, 'items');
-  if (more) block.append(more);
+    part);
+  let more = null;
   const showOnly = (on) => {
     block.classList.toggle('only-different', on);
     // Every differing item, not only those among the first rows (after the
     // block is attached: the button builds only into a table in the page).
     if (on && more) setTimeout(() => { if (more.isConnected && !more.disabled) more.click(); }, 0);
   };
-  showOnly(onlyDiff.checked);
+  // Hundreds of files would make one table of thousands of columns, built
+  // in one long task and read by nobody: the baseline and a page of files
+  // at a time, with buttons to the next.
+  const pages = Math.max(1, Math.ceil((cols.length - 1) / FILES_PER_PAGE));
+  const show = (pageNo, focus = null) => {
+    const ks = [0];
+    for (let k = 1 + pageNo * FILES_PER_PAGE; k < Math.min(cols.length, 1 + (pageNo + 1) * FILES_PER_PAGE); k++) ks.push(k);
+    const built = pageTable(suite, files, cols, ks, geomeans);
+    more = built.more;
+    part.replaceChildren(pages > 1 ? filePager(cols, ks, pageNo, pages, show) : '', ...built.nodes);
+    showOnly(onlyDiff.checked);
+    // Keep the keyboard where it was: the same button of the new pager, or
+    // at the first or last page the one still enabled.
+    if (focus) part.querySelector(`[data-testid=${focus}]:not([disabled]), [data-testid=compare-file-page] button:not([disabled])`)?.focus();
+  };
+  show(0);
   onlyDiff.addEventListener('change', () => {
     showOnly(onlyDiff.checked);
     if (onlyDiff.checked) only.add(suite.suite);
@@ -179,11 +180,50 @@ function suiteBlock(suite, files, only = new Set()) {
   return block;
 }
 
-function itemRow(item, cols, _files, suite) {
+/** "Files B–Z of 999 compared with A", with buttons to the pages before and after. */
+function filePager(cols, ks, pageNo, pages, show) {
+  const range = `${letter(cols[ks[1]])}–${letter(cols[ks[ks.length - 1]])}`;
+  const go = (n) => h('button', {
+    type: 'button', class: 'button small', 'data-testid': n < pageNo ? 'compare-page-previous' : 'compare-page-next',
+    disabled: n < 0 || n >= pages,
+    onclick: () => show(n, n < pageNo ? 'compare-page-previous' : 'compare-page-next'),
+  }, n < pageNo ? '← Previous files' : 'Next files →');
+  return h('p', { class: 'summary-line', 'data-testid': 'compare-file-page', dataset: { page: pageNo, pages, first: ks[1], last: ks[ks.length - 1] } },
+    `Files ${range} (${fmtCount(ks[1])}–${fmtCount(ks[ks.length - 1])} of ${fmtCount(cols.length - 1)} compared with ${letter(cols[0])}), ${FILES_PER_PAGE} at a time: page ${pageNo + 1} of ${pages}. `,
+    go(pageNo - 1), ' ', go(pageNo + 1));
+}
+
+/** The geometric means and the table of the compared files `ks` (indices into `cols`, the baseline first). */
+function pageTable(suite, files, cols, ks, geomeans) {
+  const head = h('tr', {},
+    h('th', { scope: 'col' }, 'Item'),
+    ks.map((k) => [
+      h('th', { scope: 'col', class: 'num', title: files[cols[k]].name }, `${letter(cols[k])}${k === 0 ? ' (baseline)' : ''}`),
+      k > 0 ? [h('th', { scope: 'col', class: 'num' }, `${letter(cols[k])} / ${letter(cols[0])}`),
+        h('th', { scope: 'col', class: 'num', title: 'two-sided Mann\u2013Whitney U test' }, 'p'), h('th', { scope: 'col' }, 'Verdict')] : null,
+    ]));
+  const tbody = h('tbody', {});
+  const geo = ks.slice(1).map((k) => geomeans.get(cols[k])).filter(Boolean).map((g) => h('p', { class: 'summary-line', 'data-testid': 'compare-geomean', dataset: { file: g.file, items: g.items, value: g.ratio?.estimate, lo: g.ratio?.lo, hi: g.ratio?.hi } },
+    `Geometric mean of ${letter(g.file)} / ${letter(g.baseline)} over ${fmtCount(g.items)} time-like items: `,
+    g.ratio ? fmtRatioCi(g.ratio) : h('span', { class: 'muted' }, 'no time-like item in both')));
+  // A region the keyboard can scroll from the start: with many files the
+  // table is wider than its card, and it is rebuilt whenever the
+  // comparison is (scrollcue.js would make it one a frame later).
+  const wrap = h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': `${suite.suite}: the files compared` }, h('table', { class: 'data compare-table' },
+    h('caption', { class: 'sr-only' }, `${suite.suite}: each file's ${suite.statistic}, and each against ${letter(cols[0])}`),
+    h('thead', {}, head), tbody));
+  const columns = 1 + 4 * ks.length - 3;
+  const first = Math.max(FIRST_ROWS[0], Math.min(FIRST_ROWS[1], Math.floor(FIRST_CELLS / columns)));
+  const more = fill(tbody, suite.items, (item) => itemRow(item, cols, ks, suite.suite), first, 'items');
+  return { nodes: [...geo, wrap, more].filter(Boolean), more };
+}
+
+function itemRow(item, cols, ks, suite) {
   const anyDiff = item.against_baseline.some((p) => p.verdict === 'different');
   return h('tr', { 'data-testid': 'compare-row', class: anyDiff ? 'different' : null, dataset: { suite, key: item.key } },
     h('th', { scope: 'row', class: 'wrap' }, item.key),
-    item.values.map((v, k) => {
+    ks.map((k) => {
+      const v = item.values[k];
       const cell = h('td', { class: 'num', 'data-testid': 'compare-value', dataset: { file: cols[k], value: v?.estimate } }, fmtEst(v, item));
       if (k === 0) return cell;
       const p = item.against_baseline[k - 1];
