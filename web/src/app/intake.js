@@ -37,10 +37,15 @@ async function fromFiles(fileList, folders) {
   }
   const fromFolders = await Promise.all([...byRoot].map(([root, list]) => fromFolder(root, list, folders)
     .catch((e) => [failedFolder(root, `could not read the folder: ${e?.message ?? e}`)])));
-  return [
-    ...loose.map((file) => ({ name: file.name, size: file.size, load: () => file.arrayBuffer() })),
-    ...fromFolders.flat(),
-  ];
+  // Chromium reads a chosen file's size from the disk on first asking, in
+  // the main thread: a thousand files in one go is a long task, so a
+  // hundred at a time, giving the page its turn between.
+  const items = [];
+  for (let i = 0; i < loose.length; i += 100) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (const file of loose.slice(i, i + 100)) items.push({ name: file.name, size: file.size, load: () => file.arrayBuffer() });
+  }
+  return [...items, ...fromFolders.flat()];
 }
 
 /** One item of a folder's files ({path, file}), bundled as the analysis reads a folder. */
