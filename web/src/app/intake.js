@@ -20,6 +20,8 @@
 // holds the earlier files of tasks run again, which would count as extra
 // executions.
 
+import { yieldToPage } from '../ui/dom.js';
+
 const endsWithAny = (path, endings) => endings.some((e) => path.toLowerCase().endsWith(e));
 const isCandidate = (rules, path) => endsWithAny(path, rules.result_endings) || endsWithAny(path, rules.text_endings);
 const inSkippedDir = (rules, path) => path.split('/').slice(0, -1).some((d) => rules.skip_dirs.includes(d));
@@ -42,7 +44,7 @@ async function fromFiles(fileList, folders) {
   // hundred at a time, giving the page its turn between.
   const items = [];
   for (let i = 0; i < loose.length; i += 100) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    if (i > 0) await yieldToPage();
     for (const file of loose.slice(i, i + 100)) items.push({ name: file.name, size: file.size, load: () => file.arrayBuffer() });
   }
   return [...items, ...fromFolders.flat()];

@@ -7,7 +7,7 @@ import { FileList } from './filelist.js';
 import { Notebook } from './notebook.js';
 import { Progress } from '../ui/progress.js';
 import { QUANTILE_TYPES } from '../ui/quantiles.js';
-import { h } from '../ui/dom.js';
+import { h, yieldToPage } from '../ui/dom.js';
 import { AcrossCells } from './across.js';
 import { embeddedData, embeddedItems } from './embed.js';
 import {
@@ -176,7 +176,7 @@ function add(items) {
   document.body.classList.toggle('many-files', files.size > 4); // style.css
   const start = async () => {
     for (let i = 0; i < items.length; i++) {
-      if (i > 0 && i % ADD_BATCH === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (i > 0 && i % ADD_BATCH === 0) await yieldToPage();
       if (!files.has(keys[i])) continue; // removed meanwhile
       fileList.add(keys[i], items[i].name);
       notebook.add(keys[i]);

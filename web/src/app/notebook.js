@@ -13,7 +13,7 @@
 // reader chose in a cell (form, statistic, sort, planner inputs) lives in a
 // per-file view state that survives the rebuild, and so does keyboard focus.
 
-import { h, clear, laterDone, afterFrame } from '../ui/dom.js';
+import { h, clear, laterDone, afterFrame, yieldToPage } from '../ui/dom.js';
 import { cellHeader, errorCard } from '../ui/cell.js';
 import { fitnessCard, withFitnessNote } from './fitness.js';
 import CELL_BUILDERS from 'tickbook:cells';
@@ -417,12 +417,6 @@ function frameTurn() {
   const turn = frames.then(() => new Promise((resolve) => afterFrame(resolve)));
   frames = turn;
   return turn;
-}
-
-/** Give the main thread back to the page (input, paint) before going on. */
-function yieldToPage() {
-  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** Where focus is inside `slot`, as (data-testid, index among those), or null. */
