@@ -435,6 +435,8 @@ test('sixty files: 25 compared files a page, every page\'s values, ratios and ve
       if (pageNo < 2) {
         await page.click(`${block} [data-testid=compare-page-next]`);
         await page.waitForSelector(`${block} [data-testid=compare-file-page][data-page="${pageNo + 1}"]`);
+        // The keyboard stays on Next, or on Previous once Next is the end.
+        assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), pageNo + 1 < 2 ? 'compare-page-next' : 'compare-page-previous');
         for (const button of await page.$$(`${block} [data-testid=show-more]`)) await button.click();
       }
     }

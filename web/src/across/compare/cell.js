@@ -169,7 +169,7 @@ function suiteBlock(suite, files, only = new Set()) {
     showOnly(onlyDiff.checked);
     // Keep the keyboard where it was: the same button of the new pager, or
     // at the first or last page the one still enabled.
-    if (focus) part.querySelector(`[data-testid=${focus}]:not([disabled]), [data-testid=compare-file-page] button:not([disabled])`)?.focus();
+    if (focus) (part.querySelector(`[data-testid=${focus}]:not([disabled])`) ?? part.querySelector('[data-testid=compare-file-page] button:not([disabled])'))?.focus();
   };
   show(0);
   onlyDiff.addEventListener('change', () => {
