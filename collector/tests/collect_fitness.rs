@@ -6,8 +6,9 @@
 //! with a message, without stress-ng, taskset or a second CPU. The quiet
 //! run must be fine in every signal this machine's processes move (in one
 //! of three tries); the host's (steal, a shared core, its clock) are
-//! printed, since CI cannot choose its neighbours. `scripts/bench-fitness` is the longer version,
-//! which asks the quiet run to be fine in every signal.
+//! printed, since CI cannot choose its neighbours. `scripts/bench-fitness`
+//! is the longer version, which asks the quiet run to be fine in every
+//! signal.
 
 mod common;
 
